@@ -1,0 +1,23 @@
+import type { Metadata } from "next";
+import type { ReactNode } from "react";
+import { SiteHeader } from "@/components/site-header";
+import { Providers } from "./providers";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: { default: "Brand Studio", template: "%s · Brand Studio" },
+  description: "Turn a brief into an on-brand social post, and a post into a video.",
+};
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body>
+        <Providers>
+          <SiteHeader />
+          <main className="mx-auto max-w-6xl px-6 py-10">{children}</main>
+        </Providers>
+      </body>
+    </html>
+  );
+}

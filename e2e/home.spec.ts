@@ -1,0 +1,17 @@
+import { expect, test } from "@playwright/test";
+
+test("the front page shows the product and a live backend check", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("on-brand post");
+  await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+  const status = page.getByTestId("backend-status");
+  await expect(status).toHaveAttribute("data-status", "ok");
+  await expect(status).toContainText("database ok");
+
+  const health = await page.evaluate(async () => {
+    const response = await fetch("/api/health");
+    return { status: response.status, body: await response.json() };
+  });
+  expect(health.status).toBe(200);
+  expect(health.body.checks.database).toBe("ok");
+});

@@ -1,0 +1,21 @@
+/** DESIGN §4 as code: every error code, its HTTP status and whether the same request may succeed later. */
+export const ERROR_CODES = {
+  invalid_request: { status: 400, retryable: false },
+  unauthorized: { status: 401, retryable: false },
+  not_found: { status: 404, retryable: false },
+  brief_too_short: { status: 422, retryable: false },
+  brand_context_missing: { status: 422, retryable: false },
+  moderation_required: { status: 422, retryable: false },
+  generation_failed: { status: 502, retryable: true },
+  brand_not_ready: { status: 409, retryable: false },
+  avatar_training: { status: 409, retryable: true },
+  quota_exceeded: { status: 429, retryable: false },
+  rate_limited: { status: 429, retryable: true },
+  email_taken: { status: 409, retryable: false },
+  idempotency_conflict: { status: 409, retryable: false },
+  provider_unavailable: { status: 503, retryable: true },
+  internal_error: { status: 500, retryable: true },
+} as const satisfies Record<string, { status: number; retryable: boolean }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+export const ERROR_CODE_LIST = Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]];

@@ -1,0 +1,63 @@
+import type { NextRequest } from "next/server";
+import { newId } from "@/lib/ids";
+import { log } from "@/lib/log";
+import { ApiError } from "./api-error";
+import { ERROR_CODES, type ErrorCode } from "./error-codes";
+
+export type RouteParams = Record<string, string | string[] | undefined>;
+export type ApiContext = { requestId: string; params: RouteParams };
+export type ApiHandler<C extends ApiContext = ApiContext> = (req: NextRequest, ctx: C) => Promise<Response>;
+
+type NextRouteContext = { params: Promise<RouteParams> };
+
+export function errorResponse(
+  code: ErrorCode,
+  message: string,
+  requestId: string,
+  docId: string | undefined,
+  options: { details?: unknown; retryable?: boolean; headers?: Record<string, string> } = {},
+) {
+  const { status, retryable } = ERROR_CODES[code];
+  const body = {
+    error: {
+      code,
+      message,
+      retryable: options.retryable ?? retryable,
+      requestId,
+      docUrl: docId ? `/api-docs/${docId}#errors` : "/api-docs",
+      ...(options.details === undefined ? {} : { details: options.details }),
+    },
+  };
+  const headers = new Headers(options.headers);
+  headers.set("X-Request-Id", requestId);
+  headers.set("Cache-Control", "no-store");
+  if (code === "unauthorized") headers.set("WWW-Authenticate", 'Bearer error="invalid_token"');
+  return Response.json(body, { status, headers });
+}
+
+/**
+ * The outermost wrapper of every API route: gives the request an id, and turns anything thrown into
+ * the error envelope. `docId` is the operation's docs card, linked from every error.
+ */
+export function withApi(handler: ApiHandler, options: { docId?: string } = {}) {
+  return async (req: NextRequest, route?: NextRouteContext): Promise<Response> => {
+    const requestId = newId("req");
+    try {
+      const params = (await route?.params) ?? {};
+      const response = await handler(req, { requestId, params });
+      response.headers.set("X-Request-Id", requestId);
+      return response;
+    } catch (error) {
+      if (error instanceof ApiError) {
+        return errorResponse(error.code, error.message, requestId, options.docId, error);
+      }
+      log.error("unhandled_error", { requestId, method: req.method, path: req.nextUrl.pathname, error });
+      return errorResponse(
+        "internal_error",
+        "Something went wrong on our side. Try again.",
+        requestId,
+        options.docId,
+      );
+    }
+  };
+}

@@ -1,0 +1,31 @@
+import { z } from "zod";
+import { isoDateTime } from "./common";
+import { defineOperation } from "./operation";
+
+export const healthResponse = z.object({
+  status: z.enum(["ok", "degraded"]),
+  version: z.string(),
+  time: isoDateTime,
+  checks: z.object({
+    database: z.enum(["ok", "unavailable"]),
+    queue: z.enum(["ok", "unavailable"]),
+    ai: z.string().describe("The text model provider in use."),
+    video: z.string().describe("The video provider in use."),
+  }),
+});
+
+export type HealthResponse = z.infer<typeof healthResponse>;
+
+export const backendConnectCheck = defineOperation({
+  id: "backend-connect-check",
+  title: "Backend connect check",
+  method: "GET",
+  path: "/api/health",
+  auth: "none",
+  summary: "Confirms the backend is reachable and reports the state of its database, queue and providers.",
+  responses: {
+    200: { description: "The backend and its database are reachable.", schema: healthResponse },
+    503: { description: "Degraded: the database is not reachable.", schema: healthResponse },
+  },
+  errors: ["internal_error"],
+});

@@ -1,0 +1,5 @@
+import { backendConnectCheck } from "./health";
+import type { Operation } from "./operation";
+
+/** Every operation the API exposes. OpenAPI, the docs cards and the drift tests iterate over this list. */
+export const operations: Operation[] = [backendConnectCheck];

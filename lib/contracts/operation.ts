@@ -1,0 +1,34 @@
+import type { z } from "zod";
+import type { ErrorCode } from "@/lib/api/error-codes";
+
+export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
+
+/**
+ * One API operation's contract. The route handler, the OpenAPI document, the docs card checks and the
+ * browser client all read it; nothing restates it.
+ */
+export type Operation = {
+  /** The docs card id: /api-docs/{id}. */
+  id: string;
+  title: string;
+  method: HttpMethod;
+  /** OpenAPI path template, e.g. /api/posts/{postId}. */
+  path: string;
+  auth: "bearer" | "none";
+  summary: string;
+  pathParams?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** Success responses by HTTP status. A 204 has no schema. */
+  responses: Record<number, { description: string; schema?: z.ZodType; headers?: string[] }>;
+  errors: ErrorCode[];
+};
+
+export function defineOperation<const O extends Operation>(operation: O): O {
+  return operation;
+}
+
+/** Fills an OpenAPI path template: /api/posts/{postId} + { postId } → /api/posts/pst_… */
+export function operationUrl(path: string, params: Record<string, string> = {}) {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? `{${name}}`));
+}

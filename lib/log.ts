@@ -1,0 +1,34 @@
+type Level = "info" | "warn" | "error";
+
+const SECRET_KEYS = /authorization|password|secret|token|apikey|api_key|cookie/i;
+
+function redact(value: unknown, depth = 0): unknown {
+  if (depth > 4 || value === null || typeof value !== "object") return value;
+  if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
+  if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [
+      key,
+      SECRET_KEYS.test(key) ? "[redacted]" : redact(item, depth + 1),
+    ]),
+  );
+}
+
+/** Structured log lines: one JSON object per line, secrets redacted by key name. */
+function write(level: Level, event: string, fields: Record<string, unknown> = {}) {
+  const line = JSON.stringify({
+    level,
+    time: new Date().toISOString(),
+    event,
+    ...(redact(fields) as object),
+  });
+  if (level === "error") console.error(line);
+  else if (level === "warn") console.warn(line);
+  else console.log(line);
+}
+
+export const log = {
+  info: (event: string, fields?: Record<string, unknown>) => write("info", event, fields),
+  warn: (event: string, fields?: Record<string, unknown>) => write("warn", event, fields),
+  error: (event: string, fields?: Record<string, unknown>) => write("error", event, fields),
+};

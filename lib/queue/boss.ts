@@ -1,0 +1,35 @@
+import type { PgBoss } from "pg-boss";
+import { getDatabase } from "@/db/client";
+import { log } from "@/lib/log";
+
+const globalForQueue = globalThis as unknown as { brandStudioBoss?: Promise<PgBoss> };
+
+async function startBoss(): Promise<PgBoss> {
+  const { PgBoss: Boss, fromPglite } = await import("pg-boss");
+  const database = await getDatabase();
+  const boss =
+    database.kind === "pglite"
+      ? new Boss({ db: fromPglite(database.pglite), backend: "pglite", schema: "pgboss" })
+      : new Boss({ connectionString: database.url, schema: "pgboss", max: 4 });
+  boss.on("error", (error) => log.error("queue_error", { error }));
+  await boss.start();
+  return boss;
+}
+
+/** The app's one job queue (pg-boss on the app's own database), started once per process. */
+export function getQueue(): Promise<PgBoss> {
+  if (!globalForQueue.brandStudioBoss) {
+    const starting = startBoss();
+    starting.catch(() => {
+      if (globalForQueue.brandStudioBoss === starting) globalForQueue.brandStudioBoss = undefined;
+    });
+    globalForQueue.brandStudioBoss = starting;
+  }
+  return globalForQueue.brandStudioBoss;
+}
+
+export async function stopQueue() {
+  const starting = globalForQueue.brandStudioBoss;
+  globalForQueue.brandStudioBoss = undefined;
+  if (starting) await (await starting).stop({ graceful: true, timeout: 10_000 });
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { healthResponse } from "@/lib/contracts/health";
+import packageJson from "@/package.json";
+import { api } from "./support/http";
+import { freePort, spawnNext } from "./support/test-server";
+
+describe("GET /api/health", () => {
+  it("answers 200 without a token, with the database reachable and the package version", async () => {
+    const { status, body, headers } = await api("/api/health");
+    expect(status).toBe(200);
+    const health = healthResponse.parse(body);
+    expect(health).toMatchObject({ status: "ok", version: packageJson.version });
+    expect(health.checks.database).toBe("ok");
+    expect(health.checks.queue).toBe("ok");
+    expect(headers.get("cache-control")).toBe("no-store");
+    expect(headers.get("x-request-id")).toMatch(/^req_/);
+  });
+
+  it("answers 503 degraded, in the same shape, when the database cannot be reached", async () => {
+    const port = await freePort();
+    // Port 9 (discard) on loopback: nothing listens, so every connection is refused.
+    const server = spawnNext(port, {
+      DATABASE_URL: "postgres://postgres@127.0.0.1:9/none",
+      AUTH_SECRET: "x",
+    });
+    try {
+      let response: Response | undefined;
+      for (let i = 0; i < 240 && !response; i++) {
+        response = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => undefined);
+        if (!response) await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      expect(response?.status).toBe(503);
+      const health = healthResponse.parse(await response?.json());
+      expect(health).toMatchObject({ status: "degraded", checks: { database: "unavailable" } });
+    } finally {
+      server.kill("SIGKILL");
+    }
+  });
+});
+
+describe("unknown API paths", () => {
+  it("answer 404 in the JSON envelope, not an HTML page", async () => {
+    const { status, body, headers } = await api("/api/nothing-here", { method: "POST", body: "x" });
+    expect(status).toBe(404);
+    expect(headers.get("content-type")).toMatch(/application\/json/);
+    expect(body.error).toMatchObject({ code: "not_found", retryable: false });
+  });
+});

@@ -1,0 +1,120 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+
+export const TEST_DIST_DIR = ".next-test";
+const ROOT = path.resolve(__dirname, "..", "..");
+
+export type TestServer = {
+  url: string;
+  dataDir: string;
+  databaseUrl?: string;
+  /** Everything the server printed so far (stdout and stderr). */
+  logs: () => string;
+  stop: () => Promise<void>;
+};
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A fresh PostgreSQL database for one server, when the run targets PostgreSQL (DATABASE_URL is set). */
+export async function createTestDatabase(baseUrl: string) {
+  const name = `bs_test_${randomBytes(6).toString("hex")}`;
+  const admin = postgres(baseUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const cleanup = postgres(baseUrl, { max: 1, onnotice: () => {} });
+      await cleanup.unsafe(`drop database if exists ${name} with (force)`).catch(() => {});
+      await cleanup.end();
+    },
+  };
+}
+
+export async function waitForHealth(url: string, child: ChildProcess, timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The server exited with code ${child.exitCode}.`);
+    try {
+      const response = await fetch(`${url}/api/health`);
+      if (response.ok) return;
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`The server at ${url} did not become healthy in ${timeoutMs} ms.`);
+}
+
+export function spawnNext(port: number, env: Record<string, string | undefined>) {
+  return spawn(
+    process.execPath,
+    [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port)],
+    {
+      cwd: ROOT,
+      env: { ...process.env, NEXT_DIST_DIR: TEST_DIST_DIR, NEXT_TELEMETRY_DISABLED: "1", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+}
+
+/**
+ * Starts the production build (`next build` into .next-test) on a free port with its own data folder and,
+ * when DATABASE_URL is set, its own fresh PostgreSQL database.
+ */
+export async function startTestServer(
+  options: { env?: Record<string, string | undefined> } = {},
+): Promise<TestServer> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bs-test-"));
+  const database = process.env.DATABASE_URL ? await createTestDatabase(process.env.DATABASE_URL) : undefined;
+  const child = spawnNext(port, {
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    DATABASE_URL: database?.url,
+    AUTH_SECRET: `test-secret-${randomBytes(16).toString("hex")}`,
+    NEXTAUTH_URL: `http://127.0.0.1:${port}`,
+    ...options.env,
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    output += chunk;
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+      await exited;
+      clearTimeout(timer);
+    }
+    await database?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitForHealth(url, child);
+  } catch (error) {
+    await stop();
+    throw new Error(`${(error as Error).message}\n--- server output ---\n${output}`);
+  }
+  return { url, dataDir, databaseUrl: database?.url, logs: () => output, stop };
+}

@@ -1,0 +1,34 @@
+import { closeDatabase, getDb } from "@/db/client";
+import { config } from "@/lib/config";
+import { log } from "@/lib/log";
+import { getQueue, stopQueue } from "@/lib/queue/boss";
+import { startWorkers } from "@/lib/queue/workers";
+
+/** `npm run worker`: a job runner process of its own. Any number can share one PostgreSQL database. */
+async function main() {
+  if (!config.databaseUrl) {
+    console.error(
+      "npm run worker needs PostgreSQL: set DATABASE_URL. With the embedded PGlite database the worker " +
+        "runs inside the web process (WORKER=inline), because only one process may open the PGlite folder.",
+    );
+    process.exit(1);
+  }
+  await getDb();
+  const boss = await getQueue();
+  await startWorkers(boss);
+  log.info("worker_ready", { pid: process.pid });
+
+  const shutdown = async (signal: string) => {
+    log.info("worker_stopping", { signal });
+    await stopQueue();
+    await closeDatabase();
+    process.exit(0);
+  };
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+}
+
+main().catch((error) => {
+  log.error("worker_failed", { error });
+  process.exit(1);
+});
