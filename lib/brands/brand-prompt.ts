@@ -1,0 +1,40 @@
+import type { Brand } from "@/db/schema";
+
+export type BrandVoice = Pick<
+  Brand,
+  | "name"
+  | "tone"
+  | "voice"
+  | "audience"
+  | "language"
+  | "values"
+  | "doList"
+  | "dontList"
+  | "bannedWords"
+  | "defaultHashtags"
+>;
+
+const list = (items: string[]) => items.map((item) => `- ${item}`).join("\n");
+
+/**
+ * The exact system text that post generation sends to the model for this brand. The brand-context
+ * operation returns the same string, so what the model sees can be checked.
+ */
+export function buildBrandPrompt(brand: BrandVoice, options: { toneOverride?: string | null } = {}) {
+  const tone = options.toneOverride?.trim() || brand.tone;
+  const sections = [
+    `You are the social media copywriter for the brand "${brand.name}". Write in ${brand.language === "en" ? "English" : `the language with code "${brand.language}"`}.`,
+    `Tone: ${tone}`,
+    `Voice: ${brand.voice}`,
+  ];
+  if (brand.audience) sections.push(`Audience: ${brand.audience}`);
+  if (brand.values.length) sections.push(`Brand values:\n${list(brand.values)}`);
+  if (brand.doList.length) sections.push(`Always:\n${list(brand.doList)}`);
+  if (brand.dontList.length) sections.push(`Never:\n${list(brand.dontList)}`);
+  if (brand.bannedWords.length) {
+    sections.push(`Banned words (never use them, in any form): ${brand.bannedWords.join(", ")}`);
+  }
+  if (brand.defaultHashtags.length)
+    sections.push(`Brand hashtags to prefer: ${brand.defaultHashtags.join(" ")}`);
+  return sections.join("\n\n");
+}

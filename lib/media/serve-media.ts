@@ -1,0 +1,64 @@
+import { Readable } from "node:stream";
+import { getMediaStorage } from "./storage";
+
+const CONTENT_TYPES: Record<string, string> = {
+  mp4: "video/mp4",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  png: "image/png",
+  webp: "image/webp",
+};
+
+function notFound() {
+  return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
+}
+
+/** Parses one `bytes=start-end` range (also `start-` and `-suffix`). Null: not satisfiable. */
+export function parseRange(header: string, size: number): { start: number; end: number } | null {
+  const match = header.match(/^bytes=(\d*)-(\d*)$/);
+  if (!match || (match[1] === "" && match[2] === "")) return null;
+  let start: number;
+  let end: number;
+  if (match[1] === "") {
+    start = Math.max(0, size - Number(match[2]));
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === "" ? size - 1 : Math.min(Number(match[2]), size - 1);
+  }
+  return start <= end && start < size ? { start, end } : null;
+}
+
+/** Serves a stored file with HTTP Range support (206), so a <video> element can seek. */
+export async function serveMedia(req: Request, key: string): Promise<Response> {
+  const storage = getMediaStorage();
+  let stat: Awaited<ReturnType<typeof storage.stat>>;
+  try {
+    stat = await storage.stat(key);
+  } catch {
+    return notFound();
+  }
+  if (!stat) return notFound();
+  const headers = new Headers({
+    "Content-Type": CONTENT_TYPES[key.split(".").pop()?.toLowerCase() ?? ""] ?? "application/octet-stream",
+    "Accept-Ranges": "bytes",
+    "Last-Modified": stat.modifiedAt.toUTCString(),
+    // Keys hold random ids and files are never rewritten in place.
+    "Cache-Control": "private, max-age=31536000, immutable",
+  });
+  const rangeHeader = req.headers.get("range");
+  if (!rangeHeader) {
+    headers.set("Content-Length", String(stat.size));
+    const body = req.method === "HEAD" ? null : (Readable.toWeb(storage.read(key)) as ReadableStream);
+    return new Response(body, { status: 200, headers });
+  }
+  const range = parseRange(rangeHeader, stat.size);
+  if (!range) {
+    headers.set("Content-Range", `bytes */${stat.size}`);
+    return new Response(null, { status: 416, headers });
+  }
+  headers.set("Content-Range", `bytes ${range.start}-${range.end}/${stat.size}`);
+  headers.set("Content-Length", String(range.end - range.start + 1));
+  const body = req.method === "HEAD" ? null : (Readable.toWeb(storage.read(key, range)) as ReadableStream);
+  return new Response(body, { status: 206, headers });
+}
