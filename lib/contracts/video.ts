@@ -1,0 +1,193 @@
+import { z } from "zod";
+import { VIDEO_JOB_STATUSES } from "@/db/schema";
+import { ERROR_CODE_LIST } from "@/lib/api/error-codes";
+import { cursorPage, idOf, isoDateTime } from "./common";
+import { defineOperation } from "./operation";
+
+export const SCRIPT_MIN_CHARS = 20;
+export const SCRIPT_MAX_CHARS = 5000;
+export const VIDEO_BRIEF_MAX_CHARS = 1000;
+
+export const videoMode = z
+  .enum(["avatar", "regular"])
+  .describe("`avatar` puts the brand's trained avatar in the frame; `regular` is text and voice only.");
+
+export type VideoMode = z.infer<typeof videoMode>;
+
+export const videoJobStatus = z
+  .enum(VIDEO_JOB_STATUSES)
+  .describe("queued → running → succeeded | failed; canceled from queued or running.");
+
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((value) => (value === null ? undefined : value), schema.optional());
+
+export const generateVideoBody = z
+  .object({
+    brandId: idOf("brd"),
+    postId: optional(idOf("pst")).describe(
+      "The post to make the video from (its caption becomes the script). Exactly one of postId or script.",
+    ),
+    script: optional(
+      z
+        .string()
+        .trim()
+        .min(SCRIPT_MIN_CHARS, `Write a script of at least ${SCRIPT_MIN_CHARS} characters.`)
+        .max(SCRIPT_MAX_CHARS, `Keep the script to at most ${SCRIPT_MAX_CHARS} characters.`),
+    )
+      .describe("The words of the video. Exactly one of postId or script.")
+      .meta({ example: "Fresh beans, roasted every morning. Come in, say hi, and taste the difference." }),
+    mode: videoMode.meta({ example: "regular" }),
+    brief: optional(z.string().trim().max(VIDEO_BRIEF_MAX_CHARS))
+      .describe("Style or length guidance, e.g. “short and snappy” or “slow and calm”.")
+      .meta({ example: "short and snappy" }),
+    referenceVideoId: optional(idOf("vjb")).describe(
+      "An earlier succeeded job of the same brand whose style (its brief) is reused.",
+    ),
+  })
+  .superRefine((body, ctx) => {
+    if ((body.postId === undefined) === (body.script === undefined)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [body.postId === undefined ? "script" : "postId"],
+        message: "Send exactly one of postId or script.",
+      });
+    }
+  });
+
+export type GenerateVideoInput = z.output<typeof generateVideoBody>;
+
+export const generateVideoResponse = z.object({
+  jobId: idOf("vjb"),
+  status: z.enum(["queued", "running"]),
+  estimatedSeconds: z.number().int().nonnegative().describe("Estimated seconds until the video is ready."),
+});
+
+export const videoJobError = z.object({
+  code: z.enum(ERROR_CODE_LIST).meta({ example: "generation_failed" }),
+  message: z.string(),
+  retryable: z.boolean(),
+});
+
+export const videoJob = z
+  .object({
+    jobId: idOf("vjb"),
+    brandId: idOf("brd"),
+    postId: idOf("pst").nullable(),
+    mode: videoMode,
+    status: videoJobStatus,
+    progress: z.number().int().min(0).max(100).describe("0 to 100; it never goes down."),
+    estimatedSeconds: z
+      .number()
+      .int()
+      .nonnegative()
+      .nullable()
+      .describe("Seconds left until the video is ready; 0 once it is, null when it never will be."),
+    videoUrl: z
+      .string()
+      .nullable()
+      .describe("Set only when the job has succeeded: an MP4 a <video> element can play and seek (Range).")
+      .meta({ example: "/media/videos/vjb_7Hq2mXbV9kLr3NpQ/video.mp4" }),
+    thumbnailUrl: z
+      .string()
+      .nullable()
+      .describe("A JPEG poster frame, set with videoUrl.")
+      .meta({ example: "/media/videos/vjb_7Hq2mXbV9kLr3NpQ/poster.jpg" }),
+    durationSeconds: z.number().int().nonnegative().nullable(),
+    error: videoJobError.nullable().describe("Set only when the job has failed."),
+    createdAt: isoDateTime,
+    startedAt: isoDateTime.nullable(),
+    finishedAt: isoDateTime.nullable(),
+    script: z
+      .string()
+      .describe("The text the video speaks and shows (a post's caption when made from a post)."),
+    brief: z.string().nullable(),
+    referenceVideoId: idOf("vjb").nullable(),
+  })
+  .meta({ id: "VideoJob" });
+
+export type VideoJobView = z.infer<typeof videoJob>;
+
+export const videoJobParams = z.object({ jobId: idOf("vjb") });
+
+export const listVideoJobsQuery = z.object({
+  brandId: idOf("brd").optional().describe("Only this brand's jobs. Without it: every brand you can see."),
+  postId: idOf("pst").optional().describe("Only jobs made from this post."),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().max(200).optional().describe("nextCursor from the previous page."),
+});
+
+export const videoJobPage = cursorPage(videoJob);
+
+const RETRY_AFTER = "Retry-After";
+
+export const generateVideo = defineOperation({
+  id: "generate-video",
+  title: "Generate video",
+  method: "POST",
+  path: "/api/video/jobs",
+  auth: "bearer",
+  summary: "Creates a video job from a post or a script; poll its status until the video is ready.",
+  body: generateVideoBody,
+  responses: {
+    202: {
+      description: "Accepted and queued. Poll Location every Retry-After seconds.",
+      schema: generateVideoResponse,
+      headers: ["Location", RETRY_AFTER],
+    },
+  },
+  errors: [
+    "invalid_request",
+    "unauthorized",
+    "not_found",
+    "brand_not_ready",
+    "avatar_training",
+    "quota_exceeded",
+    "provider_unavailable",
+    "internal_error",
+  ],
+});
+
+export const getVideoJobStatus = defineOperation({
+  id: "video-job-status",
+  title: "Video job status",
+  method: "GET",
+  path: "/api/video/jobs/{jobId}",
+  auth: "bearer",
+  summary: "Returns a video job's status, progress and, once it has succeeded, its videoUrl.",
+  pathParams: videoJobParams,
+  responses: {
+    200: {
+      description: "The job. Retry-After is set until the job is finished.",
+      schema: videoJob,
+      headers: ["ETag", RETRY_AFTER, "Cache-Control"],
+    },
+    304: { description: "Nothing changed since the ETag sent in If-None-Match." },
+  },
+  errors: ["unauthorized", "not_found", "internal_error"],
+});
+
+export const listVideoJobs = defineOperation({
+  id: "list-video-jobs",
+  title: "List video jobs",
+  method: "GET",
+  path: "/api/video/jobs",
+  auth: "bearer",
+  summary: "Lists video jobs, newest first, optionally for one brand or one post.",
+  query: listVideoJobsQuery,
+  responses: { 200: { description: "A page of jobs.", schema: videoJobPage } },
+  errors: ["invalid_request", "unauthorized", "not_found", "internal_error"],
+});
+
+export const cancelVideoJob = defineOperation({
+  id: "cancel-video-job",
+  title: "Cancel video job",
+  method: "DELETE",
+  path: "/api/video/jobs/{jobId}",
+  auth: "bearer",
+  summary: "Cancels a queued or running video job, stops its render and gives its quota unit back.",
+  pathParams: videoJobParams,
+  responses: {
+    200: { description: "The job, now canceled (also when it already was).", schema: videoJob },
+  },
+  errors: ["invalid_request", "unauthorized", "not_found", "internal_error"],
+});

@@ -1,0 +1,87 @@
+import fs from "node:fs";
+import { runProcess } from "./run-process";
+
+export type Pcm = { sampleRate: number; channels: number; bitsPerSample: number; data: Buffer };
+
+/** Reads a PCM WAV file's format and samples (what espeak-ng writes). */
+export function readWav(buffer: Buffer): Pcm {
+  if (buffer.toString("ascii", 0, 4) !== "RIFF" || buffer.toString("ascii", 8, 12) !== "WAVE") {
+    throw new Error("Not a WAV file.");
+  }
+  let offset = 12;
+  let format: Omit<Pcm, "data"> | undefined;
+  while (offset + 8 <= buffer.length) {
+    const id = buffer.toString("ascii", offset, offset + 4);
+    const size = buffer.readUInt32LE(offset + 4);
+    const body = offset + 8;
+    if (id === "fmt ") {
+      format = {
+        channels: buffer.readUInt16LE(body + 2),
+        sampleRate: buffer.readUInt32LE(body + 4),
+        bitsPerSample: buffer.readUInt16LE(body + 14),
+      };
+    } else if (id === "data" && format) {
+      // A streamed WAV may carry a placeholder size; the samples then run to the end of the file.
+      return { ...format, data: buffer.subarray(body, Math.min(buffer.length, body + size)) };
+    }
+    offset = body + size + (size % 2);
+  }
+  throw new Error("The WAV file has no samples.");
+}
+
+export function pcmSeconds(pcm: Pcm) {
+  return pcm.data.length / (pcm.sampleRate * pcm.channels * (pcm.bitsPerSample / 8));
+}
+
+/** Lays clips end to end, each padded with silence to fill its slot, as one WAV file. */
+export function buildAudioTrack(format: Omit<Pcm, "data">, slots: { clip: Pcm | null; seconds: number }[]) {
+  const bytesPerSecond = format.sampleRate * format.channels * (format.bitsPerSample / 8);
+  const blockAlign = format.channels * (format.bitsPerSample / 8);
+  const parts = slots.map(({ clip, seconds }) => {
+    const slotBytes = Math.round((seconds * bytesPerSecond) / blockAlign) * blockAlign;
+    const part = Buffer.alloc(slotBytes);
+    clip?.data.copy(part, 0, 0, Math.min(slotBytes, clip.data.length));
+    return part;
+  });
+  const data = Buffer.concat(parts);
+  const header = Buffer.alloc(44);
+  header.write("RIFF", 0, "ascii");
+  header.writeUInt32LE(36 + data.length, 4);
+  header.write("WAVEfmt ", 8, "ascii");
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(format.channels, 22);
+  header.writeUInt32LE(format.sampleRate, 24);
+  header.writeUInt32LE(bytesPerSecond, 28);
+  header.writeUInt16LE(blockAlign, 32);
+  header.writeUInt16LE(format.bitsPerSample, 34);
+  header.write("data", 36, "ascii");
+  header.writeUInt32LE(data.length, 40);
+  return Buffer.concat([header, data]);
+}
+
+/**
+ * Speaks `textFile` with espeak-ng into `wavFile`. A language espeak-ng has no voice for falls back to
+ * English rather than failing the render.
+ */
+export async function speak(options: {
+  espeak: string;
+  textFile: string;
+  wavFile: string;
+  language: string;
+  wordsPerMinute: number;
+  signal?: AbortSignal;
+}): Promise<Pcm> {
+  const { espeak, textFile, wavFile, language, wordsPerMinute, signal } = options;
+  const run = (voice: string) =>
+    runProcess(espeak, ["-v", voice, "-s", String(wordsPerMinute), "-w", wavFile, "-f", textFile], {
+      signal,
+    });
+  try {
+    await run(language);
+  } catch (error) {
+    if (signal?.aborted || language === "en") throw error;
+    await run("en");
+  }
+  return readWav(await fs.promises.readFile(wavFile));
+}

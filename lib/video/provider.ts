@@ -1,0 +1,90 @@
+import type { ErrorCode } from "@/lib/api/error-codes";
+import { config } from "@/lib/config";
+import type { VideoMode } from "@/lib/contracts/video";
+
+export type RenderRequest = {
+  jobId: string;
+  /** 1 for the first run of a job, 2 for its first retry, … */
+  attempt: number;
+  script: string;
+  /** Style or length guidance (the job's brief, or its reference video's). */
+  brief: string | null;
+  mode: VideoMode;
+  brand: {
+    name: string;
+    language: string;
+    primaryColor: string;
+    secondaryColor: string;
+    /** Media key of the trained avatar: a 512×512 transparent PNG. Required in avatar mode. */
+    avatarFramesKey: string | null;
+  };
+};
+
+/** Providers store each job's files under this media folder, so they can be removed together. */
+export const videoMediaPrefix = (jobId: string) => `videos/${jobId}`;
+
+export type RenderResult = {
+  /** Media-storage keys of the finished MP4 and its JPEG poster. */
+  videoKey: string;
+  posterKey: string;
+  durationSeconds: number;
+};
+
+/**
+ * A render that no retry can fix (the avatar image is gone, the script has no words): the job fails at
+ * once with this code instead of being tried again.
+ */
+export class UnrenderableError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = "UnrenderableError";
+  }
+}
+
+export type ProviderHealth = { ok: true } | { ok: false; reason: string };
+
+/**
+ * A video provider: the built-in local renderer, or an adapter for a hosted API. The job runner only
+ * talks to this interface; a hosted adapter maps its own states onto `onProgress` and copies the
+ * finished file into media storage, because hosted URLs expire.
+ */
+export interface VideoProvider {
+  readonly name: string;
+  /** Whether the provider can take a job now; POST /api/video/jobs answers provider_unavailable if not. */
+  checkHealth(): Promise<ProviderHealth>;
+  /** Seconds a render of this script is expected to take, for estimatedSeconds before it starts. */
+  estimateSeconds(request: Pick<RenderRequest, "script" | "brief">): number;
+  /**
+   * Makes the video. Reports progress as 0–100 of the render. Stops at once, rejecting, when `signal`
+   * aborts (a cancel, or the queue taking the job away).
+   */
+  render(
+    request: RenderRequest,
+    options: { signal: AbortSignal; onProgress: (percent: number) => void },
+  ): Promise<RenderResult>;
+}
+
+/** Stands in for a VIDEO_PROVIDER this build has no adapter for: every job answers provider_unavailable. */
+function missingProvider(name: string): VideoProvider {
+  const reason = `VIDEO_PROVIDER=${name} is not a provider this build has; use "local".`;
+  return {
+    name,
+    checkHealth: async () => ({ ok: false, reason }),
+    estimateSeconds: () => 0,
+    render: async () => {
+      throw new Error(reason);
+    },
+  };
+}
+
+/** The provider VIDEO_PROVIDER names (default `local`). */
+export async function getVideoProvider(): Promise<VideoProvider> {
+  if (config.videoProvider === "local") {
+    const { localVideoProvider } = await import("./local/local-provider");
+    return localVideoProvider;
+  }
+  return missingProvider(config.videoProvider);
+}

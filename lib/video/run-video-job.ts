@@ -1,0 +1,170 @@
+import type { Job, JobWithMetadata } from "pg-boss";
+import { log } from "@/lib/log";
+import { getVideoProvider, UnrenderableError } from "./provider";
+import {
+  claimVideoJob,
+  completeVideoJob,
+  failVideoJob,
+  recordVideoProgress,
+  removeVideoFiles,
+} from "./video-job-store";
+import type { VideoRenderJobData } from "./video-queue";
+
+/** How often a running render writes its progress and checks that it still owns the job. */
+const TICK_MS = 1000;
+
+class RenderStopped extends Error {}
+
+/**
+ * Writes progress once a tick and notices when the job is no longer this attempt's (canceled, or
+ * retried elsewhere); then `onLost` stops the render.
+ */
+function trackProgress(options: {
+  videoJobId: string;
+  attempt: number;
+  initialEstimate: number;
+  onLost: () => void;
+}) {
+  const { videoJobId, attempt, initialEstimate, onLost } = options;
+  const startedAt = Date.now();
+  let reported = 0;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let inFlight: Promise<void> = Promise.resolve();
+
+  const tick = async () => {
+    const progress = Math.min(99, Math.floor(reported));
+    const elapsed = (Date.now() - startedAt) / 1000;
+    // From the render's own pace once it has one; until then, the estimate counted down.
+    const estimatedSeconds =
+      progress >= 5
+        ? Math.ceil((elapsed * (100 - progress)) / progress)
+        : Math.max(1, Math.ceil(initialEstimate - elapsed));
+    try {
+      const owned = await recordVideoProgress({ videoJobId, attempt, progress, estimatedSeconds });
+      if (!owned) onLost();
+    } catch (error) {
+      log.warn("video_progress_write_failed", { jobId: videoJobId, error });
+    }
+  };
+  const schedule = () => {
+    timer = setTimeout(() => {
+      inFlight = tick().finally(() => {
+        if (!stopped) schedule();
+      });
+    }, TICK_MS);
+  };
+  schedule();
+  return {
+    report: (percent: number) => {
+      reported = Math.max(reported, percent);
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await inFlight;
+    },
+  };
+}
+
+/** The pg-boss handler for one render attempt. */
+export async function runVideoRenderJob(job: Job<VideoRenderJobData>) {
+  const { videoJobId } = job.data;
+  const attempt = job.retryCount + 1;
+  const claimed = await claimVideoJob({ videoJobId, attempt });
+  if (!claimed) {
+    log.info("video_job_skipped", { jobId: videoJobId, attempt, reason: "not queued or running" });
+    return;
+  }
+  const { job: row, brand } = claimed;
+  log.info("video_job_started", { jobId: videoJobId, attempt, pid: process.pid });
+
+  const stop = new AbortController();
+  const onQueueAbort = () => stop.abort(new RenderStopped("The queue took the job back."));
+  job.signal.addEventListener("abort", onQueueAbort, { once: true });
+  const progress = trackProgress({
+    videoJobId,
+    attempt,
+    initialEstimate: row.estimatedSeconds ?? 30,
+    onLost: () => stop.abort(new RenderStopped("The job was canceled or taken over.")),
+  });
+  try {
+    const provider = await getVideoProvider();
+    const result = await provider.render(
+      {
+        jobId: videoJobId,
+        attempt,
+        script: row.script,
+        brief: row.brief,
+        mode: row.mode,
+        brand: {
+          name: brand.name,
+          language: brand.language,
+          primaryColor: brand.primaryColor,
+          secondaryColor: brand.secondaryColor,
+          avatarFramesKey: brand.avatarFramesKey,
+        },
+      },
+      { signal: stop.signal, onProgress: progress.report },
+    );
+    await progress.stop();
+    if (await completeVideoJob({ videoJobId, attempt, result })) {
+      log.info("video_job_succeeded", { jobId: videoJobId, attempt, pid: process.pid });
+    } else {
+      await removeVideoFiles(videoJobId);
+      log.info("video_job_discarded", { jobId: videoJobId, attempt, reason: "canceled while finishing" });
+    }
+  } catch (error) {
+    await progress.stop();
+    if (stop.signal.aborted) {
+      // Nothing to retry: the job was canceled, or another attempt owns it now.
+      log.info("video_job_stopped", {
+        jobId: videoJobId,
+        attempt,
+        reason: (stop.signal.reason as Error).message,
+      });
+      return;
+    }
+    if (error instanceof UnrenderableError) {
+      await failVideoJob({ videoJobId, code: error.code, message: error.message, retryable: false });
+      log.warn("video_job_failed", { jobId: videoJobId, attempt, error });
+      return;
+    }
+    log.warn("video_job_attempt_failed", { jobId: videoJobId, attempt, error });
+    // pg-boss retries with backoff; after the last attempt the dead-letter handler below ends the job.
+    throw error;
+  } finally {
+    job.signal.removeEventListener("abort", onQueueAbort);
+  }
+}
+
+/** pg-boss's failure output: our thrown error, or its own note when a worker died or a job expired. */
+function describeFailure(output: unknown): string {
+  const record = (output ?? {}) as { message?: unknown; value?: unknown };
+  const value = record.value as { message?: unknown } | string | undefined;
+  const message =
+    typeof record.message === "string"
+      ? record.message
+      : typeof value === "string"
+        ? value
+        : typeof value?.message === "string"
+          ? value.message
+          : "";
+  if (/heartbeat/i.test(message)) return "the worker rendering it stopped responding";
+  if (/timed out/i.test(message)) return "the render took too long";
+  if (/shut down/i.test(message)) return "the worker was shut down";
+  return message.split("\n")[0].slice(0, 300) || "an unknown error";
+}
+
+/** The dead-letter handler: a render that used up its retries ends `failed` and gives its unit back. */
+export async function failExhaustedVideoJob(job: JobWithMetadata<VideoRenderJobData>) {
+  const attempts = (job.sourceRetryCount ?? 0) + 1;
+  const reason = describeFailure(job.sourceOutput);
+  const failed = await failVideoJob({
+    videoJobId: job.data.videoJobId,
+    code: "generation_failed",
+    message: `The video could not be made after ${attempts} attempts: ${reason}. Try again; if it keeps failing, shorten the script.`,
+    retryable: true,
+  });
+  if (failed) log.warn("video_job_failed", { jobId: job.data.videoJobId, attempts, reason });
+}

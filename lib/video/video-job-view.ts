@@ -1,0 +1,46 @@
+import { createHash } from "node:crypto";
+import type { VideoJob, VideoJobStatus } from "@/db/schema";
+import type { ErrorCode } from "@/lib/api/error-codes";
+import type { VideoJobView } from "@/lib/contracts/video";
+
+const TERMINAL: readonly VideoJobStatus[] = ["succeeded", "failed", "canceled"];
+
+export const isTerminal = (status: VideoJobStatus) => TERMINAL.includes(status);
+
+/** Seconds the client waits between polls while a job is not finished. */
+export const POLL_SECONDS = 2;
+
+/** A video_jobs row as the API shows it (DESIGN §5, Video job status). */
+export function toVideoJobView(job: VideoJob): VideoJobView {
+  return {
+    jobId: job.id,
+    brandId: job.brandId,
+    postId: job.postId,
+    mode: job.mode,
+    status: job.status,
+    progress: job.progress,
+    estimatedSeconds: job.status === "succeeded" ? 0 : isTerminal(job.status) ? null : job.estimatedSeconds,
+    videoUrl: job.status === "succeeded" ? job.videoUrl : null,
+    thumbnailUrl: job.status === "succeeded" ? job.thumbnailUrl : null,
+    durationSeconds: job.status === "succeeded" ? job.durationSeconds : null,
+    error:
+      job.status === "failed"
+        ? {
+            code: (job.errorCode ?? "generation_failed") as ErrorCode,
+            message: job.errorMessage ?? "The video could not be made.",
+            retryable: job.errorRetryable ?? true,
+          }
+        : null,
+    createdAt: job.createdAt.toISOString(),
+    startedAt: job.startedAt?.toISOString() ?? null,
+    finishedAt: job.finishedAt?.toISOString() ?? null,
+    script: job.script,
+    brief: job.brief,
+    referenceVideoId: job.referenceVideoId,
+  };
+}
+
+/** A strong ETag over exactly what the client sees, so an unchanged status answers 304. */
+export function videoJobETag(view: VideoJobView) {
+  return `"${createHash("sha256").update(JSON.stringify(view)).digest("base64url").slice(0, 27)}"`;
+}

@@ -1,0 +1,29 @@
+import type { QueueWorker } from "@/lib/queue/workers";
+import { failExhaustedVideoJob, runVideoRenderJob } from "./run-video-job";
+import {
+  ensureVideoQueues,
+  VIDEO_RENDER_FAILED_QUEUE,
+  VIDEO_RENDER_QUEUE,
+  type VideoRenderJobData,
+} from "./video-queue";
+
+/**
+ * Renders one video at a time per process (a render keeps a core busy); run more `npm run worker`
+ * processes to render more at once. Polling every second keeps the wait before a render starts short.
+ */
+export const videoWorker: QueueWorker = {
+  name: "video",
+  async start(boss) {
+    await ensureVideoQueues(boss);
+    await boss.work<VideoRenderJobData>(
+      VIDEO_RENDER_QUEUE,
+      { localConcurrency: 1, batchSize: 1, pollingIntervalSeconds: 1 },
+      ([job]) => runVideoRenderJob(job),
+    );
+    await boss.work<VideoRenderJobData, void, { includeMetadata: true; pollingIntervalSeconds: 2 }>(
+      VIDEO_RENDER_FAILED_QUEUE,
+      { includeMetadata: true, pollingIntervalSeconds: 2 },
+      ([job]) => failExhaustedVideoJob(job),
+    );
+  },
+};
