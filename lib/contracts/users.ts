@@ -34,5 +34,5 @@ export const signUp = defineOperation({
   responses: {
     201: { description: "The account was created.", schema: signUpResponse, headers: ["Location"] },
   },
-  errors: ["invalid_request", "email_taken", "not_found", "rate_limited", "internal_error"],
+  errors: ["invalid_request", "email_taken", "not_found", "internal_error"],
 });
