@@ -18,6 +18,12 @@ export const videoJobStatus = z
   .enum(VIDEO_JOB_STATUSES)
   .describe("queued → running → succeeded | failed; canceled from queued or running.");
 
+export type VideoJobStatus = z.infer<typeof videoJobStatus>;
+
+/** A job in one of these states changes no more: polling stops. */
+export const isTerminalVideoStatus = (status: VideoJobStatus) =>
+  status === "succeeded" || status === "failed" || status === "canceled";
+
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === null ? undefined : value), schema.optional());
 

@@ -13,20 +13,28 @@ function notFound() {
   return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
 }
 
-/** Parses one `bytes=start-end` range (also `start-` and `-suffix`). Null: not satisfiable. */
-export function parseRange(header: string, size: number): { start: number; end: number } | null {
-  const match = header.match(/^bytes=(\d*)-(\d*)$/);
+/**
+ * Reads a `Range` header for a file of `size` bytes: one `bytes=start-end` range (also `start-` and
+ * `-suffix`), "unsatisfiable" when it lies past the end, or null when the header is not one byte range
+ * this server reads (several ranges, another unit, end before start) and is therefore ignored, as
+ * RFC 9110 §14.2 allows: the whole file is sent.
+ */
+export function parseRange(
+  header: string,
+  size: number,
+): { start: number; end: number } | "unsatisfiable" | null {
+  const match = header.trim().match(/^bytes=(\d*)-(\d*)$/);
   if (!match || (match[1] === "" && match[2] === "")) return null;
-  let start: number;
-  let end: number;
   if (match[1] === "") {
-    start = Math.max(0, size - Number(match[2]));
-    end = size - 1;
-  } else {
-    start = Number(match[1]);
-    end = match[2] === "" ? size - 1 : Math.min(Number(match[2]), size - 1);
+    const suffix = Number(match[2]);
+    return suffix === 0 || size === 0
+      ? "unsatisfiable"
+      : { start: Math.max(0, size - suffix), end: size - 1 };
   }
-  return start <= end && start < size ? { start, end } : null;
+  const start = Number(match[1]);
+  const end = match[2] === "" ? size - 1 : Math.min(Number(match[2]), size - 1);
+  if (match[2] !== "" && Number(match[2]) < start) return null;
+  return start < size ? { start, end } : "unsatisfiable";
 }
 
 /** Serves a stored file with HTTP Range support (206), so a <video> element can seek. */
@@ -47,13 +55,13 @@ export async function serveMedia(req: Request, key: string): Promise<Response> {
     "Cache-Control": "private, max-age=31536000, immutable",
   });
   const rangeHeader = req.headers.get("range");
-  if (!rangeHeader) {
+  const range = rangeHeader ? parseRange(rangeHeader, stat.size) : null;
+  if (!range) {
     headers.set("Content-Length", String(stat.size));
     const body = req.method === "HEAD" ? null : (Readable.toWeb(storage.read(key)) as ReadableStream);
     return new Response(body, { status: 200, headers });
   }
-  const range = parseRange(rangeHeader, stat.size);
-  if (!range) {
+  if (range === "unsatisfiable") {
     headers.set("Content-Range", `bytes */${stat.size}`);
     return new Response(null, { status: 416, headers });
   }

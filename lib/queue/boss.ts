@@ -7,10 +7,13 @@ const globalForQueue = globalThis as unknown as { brandStudioBoss?: Promise<PgBo
 async function startBoss(): Promise<PgBoss> {
   const { PgBoss: Boss, fromPglite } = await import("pg-boss");
   const database = await getDatabase();
+  // The supervisor is what notices a job whose heartbeat stopped (its worker died) or that expired;
+  // every 10 s rather than pg-boss's 60 s, so such a job is retried within seconds.
+  const supervision = { superviseIntervalSeconds: 10, monitorIntervalSeconds: 10 };
   const boss =
     database.kind === "pglite"
-      ? new Boss({ db: fromPglite(database.pglite), backend: "pglite", schema: "pgboss" })
-      : new Boss({ connectionString: database.url, schema: "pgboss", max: 4 });
+      ? new Boss({ db: fromPglite(database.pglite), backend: "pglite", schema: "pgboss", ...supervision })
+      : new Boss({ connectionString: database.url, schema: "pgboss", max: 4, ...supervision });
   boss.on("error", (error) => log.error("queue_error", { error }));
   await boss.start();
   return boss;

@@ -71,7 +71,10 @@ function trackProgress(options: {
 export async function runVideoRenderJob(job: Job<VideoRenderJobData>) {
   const { videoJobId } = job.data;
   const attempt = job.retryCount + 1;
-  const claimed = await claimVideoJob({ videoJobId, attempt });
+  const claimed = await claimVideoJob({ videoJobId, attempt }).catch((error) => {
+    log.warn("video_job_attempt_failed", { jobId: videoJobId, attempt, error });
+    throw error;
+  });
   if (!claimed) {
     log.info("video_job_skipped", { jobId: videoJobId, attempt, reason: "not queued or running" });
     return;
@@ -138,22 +141,20 @@ export async function runVideoRenderJob(job: Job<VideoRenderJobData>) {
   }
 }
 
-/** pg-boss's failure output: our thrown error, or its own note when a worker died or a job expired. */
+/**
+ * Why the last attempt failed, in words for the job's error. pg-boss notes a dead worker or an expired
+ * job itself; anything else is the renderer's own error, whose details are in the worker's log.
+ */
 function describeFailure(output: unknown): string {
   const record = (output ?? {}) as { message?: unknown; value?: unknown };
   const value = record.value as { message?: unknown } | string | undefined;
-  const message =
-    typeof record.message === "string"
-      ? record.message
-      : typeof value === "string"
-        ? value
-        : typeof value?.message === "string"
-          ? value.message
-          : "";
-  if (/heartbeat/i.test(message)) return "the worker rendering it stopped responding";
-  if (/timed out/i.test(message)) return "the render took too long";
-  if (/shut down/i.test(message)) return "the worker was shut down";
-  return message.split("\n")[0].slice(0, 300) || "an unknown error";
+  const message = [record.message, value, typeof value === "object" ? value?.message : undefined].find(
+    (item): item is string => typeof item === "string",
+  );
+  if (message && /heartbeat/i.test(message)) return "the worker rendering it stopped responding";
+  if (message && /timed out|exceeded/i.test(message)) return "the render took too long";
+  if (message && /shut down/i.test(message)) return "the worker was shut down";
+  return "the renderer reported an error";
 }
 
 /** The dead-letter handler: a render that used up its retries ends `failed` and gives its unit back. */

@@ -22,7 +22,7 @@ export async function claimVideoJob({ videoJobId, attempt }: { videoJobId: strin
     .set({
       status: "running",
       attempts: attempt,
-      startedAt: sql`coalesce(${videoJobs.startedAt}, ${now})`,
+      startedAt: sql`coalesce(${videoJobs.startedAt}, now())`,
       updatedAt: now,
     })
     .where(

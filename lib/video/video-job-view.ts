@@ -1,11 +1,7 @@
 import { createHash } from "node:crypto";
-import type { VideoJob, VideoJobStatus } from "@/db/schema";
+import type { VideoJob } from "@/db/schema";
 import type { ErrorCode } from "@/lib/api/error-codes";
-import type { VideoJobView } from "@/lib/contracts/video";
-
-const TERMINAL: readonly VideoJobStatus[] = ["succeeded", "failed", "canceled"];
-
-export const isTerminal = (status: VideoJobStatus) => TERMINAL.includes(status);
+import { isTerminalVideoStatus, type VideoJobView } from "@/lib/contracts/video";
 
 /** Seconds the client waits between polls while a job is not finished. */
 export const POLL_SECONDS = 2;
@@ -19,7 +15,8 @@ export function toVideoJobView(job: VideoJob): VideoJobView {
     mode: job.mode,
     status: job.status,
     progress: job.progress,
-    estimatedSeconds: job.status === "succeeded" ? 0 : isTerminal(job.status) ? null : job.estimatedSeconds,
+    estimatedSeconds:
+      job.status === "succeeded" ? 0 : isTerminalVideoStatus(job.status) ? null : job.estimatedSeconds,
     videoUrl: job.status === "succeeded" ? job.videoUrl : null,
     thumbnailUrl: job.status === "succeeded" ? job.thumbnailUrl : null,
     durationSeconds: job.status === "succeeded" ? job.durationSeconds : null,

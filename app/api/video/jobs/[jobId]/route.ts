@@ -1,10 +1,15 @@
 import { withApi } from "@/lib/api/handler";
 import { readParams } from "@/lib/api/read-request";
 import { withAuth } from "@/lib/api/with-auth";
-import { cancelVideoJob, getVideoJobStatus, videoJobParams } from "@/lib/contracts/video";
+import {
+  cancelVideoJob,
+  getVideoJobStatus,
+  isTerminalVideoStatus,
+  videoJobParams,
+} from "@/lib/contracts/video";
 import { cancelVideoJob as cancelJob } from "@/lib/video/cancel-video-job";
 import { getVideoJobForPrincipal } from "@/lib/video/get-video-job";
-import { isTerminal, POLL_SECONDS, toVideoJobView, videoJobETag } from "@/lib/video/video-job-view";
+import { POLL_SECONDS, toVideoJobView, videoJobETag } from "@/lib/video/video-job-view";
 
 export const dynamic = "force-dynamic";
 
@@ -23,7 +28,7 @@ export const GET = withApi(
     const view = toVideoJobView(await getVideoJobForPrincipal({ principal, jobId }));
     const etag = videoJobETag(view);
     const headers = new Headers({ ETag: etag, "Cache-Control": "no-store" });
-    if (!isTerminal(view.status)) headers.set("Retry-After", String(POLL_SECONDS));
+    if (!isTerminalVideoStatus(view.status)) headers.set("Retry-After", String(POLL_SECONDS));
     if (matchesETag(req.headers.get("if-none-match"), etag))
       return new Response(null, { status: 304, headers });
     return Response.json(view, { headers });

@@ -1,0 +1,8 @@
+import { VideoJobView } from "@/components/video-job-view";
+
+export const metadata = { title: "Video" };
+
+export default async function VideoJobPage({ params }: { params: Promise<{ jobId: string }> }) {
+  const { jobId } = await params;
+  return <VideoJobView jobId={jobId} />;
+}

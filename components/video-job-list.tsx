@@ -1,0 +1,99 @@
+"use client";
+
+import { useInfiniteQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import type { z } from "zod";
+import { Button, Card, ErrorNotice } from "@/components/ui";
+import { callApi } from "@/lib/client/api-client";
+import { isTerminalVideoStatus, listVideoJobs, type videoJobPage } from "@/lib/contracts/video";
+import { formatDuration, VideoStatusBadge } from "./video-status-badge";
+
+type Page = z.infer<typeof videoJobPage>;
+
+/** While a job on screen is still rendering, the list refreshes this often. */
+const ACTIVE_REFRESH_MS = 3000;
+
+export function VideoJobList() {
+  const jobs = useInfiniteQuery({
+    queryKey: ["video-jobs"],
+    initialPageParam: undefined as string | undefined,
+    queryFn: async ({ pageParam }) =>
+      (await callApi<Page>(listVideoJobs, { query: { cursor: pageParam, limit: 20 } })).data,
+    getNextPageParam: (page) => page.nextCursor ?? undefined,
+    refetchInterval: (query) =>
+      query.state.data?.pages.some((page) => page.items.some((job) => !isTerminalVideoStatus(job.status)))
+        ? ACTIVE_REFRESH_MS
+        : false,
+  });
+
+  if (jobs.isPending) return <p className="text-sm text-slate-500">Loading your videos…</p>;
+  if (jobs.error) return <ErrorNotice message={jobs.error.message} onRetry={() => jobs.refetch()} />;
+
+  const items = jobs.data.pages.flatMap((page) => page.items);
+  if (items.length === 0) {
+    return (
+      <Card className="py-12 text-center">
+        <h2 className="font-semibold">No videos yet</h2>
+        <p className="mx-auto mt-2 max-w-md text-sm text-slate-600">
+          Turn a post or a script into a short video in your brand&apos;s colours, with a voice-over. You can
+          watch it render here.
+        </p>
+        <Link
+          href="/videos/new"
+          className="mt-5 inline-block rounded-lg bg-brand-600 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-brand-700"
+        >
+          Make your first video
+        </Link>
+      </Card>
+    );
+  }
+
+  return (
+    <div className="space-y-4">
+      <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+        {items.map((job) => (
+          <li key={job.jobId} data-testid="video-job-row">
+            <Link
+              href={`/videos/${job.jobId}`}
+              className="block overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm transition hover:border-brand-500"
+            >
+              <div className="relative aspect-video bg-slate-100">
+                {job.thumbnailUrl ? (
+                  // biome-ignore lint/performance/noImgElement: a poster from media storage, not a static asset.
+                  <img src={job.thumbnailUrl} alt="" className="size-full object-cover" />
+                ) : (
+                  <div className="grid size-full place-items-center text-sm text-slate-500">
+                    {job.status === "running"
+                      ? `Rendering… ${job.progress}%`
+                      : job.status === "queued"
+                        ? "Queued"
+                        : "No preview"}
+                  </div>
+                )}
+                {job.durationSeconds !== null && (
+                  <span className="absolute bottom-2 right-2 rounded bg-black/70 px-1.5 py-0.5 text-xs text-white">
+                    {formatDuration(job.durationSeconds)}
+                  </span>
+                )}
+              </div>
+              <div className="space-y-2 p-4">
+                <div className="flex items-center justify-between gap-2">
+                  <VideoStatusBadge status={job.status} />
+                  <span className="text-xs text-slate-500">{new Date(job.createdAt).toLocaleString()}</span>
+                </div>
+                <p className="line-clamp-2 text-sm text-slate-700">{job.script}</p>
+              </div>
+            </Link>
+          </li>
+        ))}
+      </ul>
+      {jobs.hasNextPage && (
+        <div className="text-center">
+          <Button variant="secondary" disabled={jobs.isFetchingNextPage} onClick={() => jobs.fetchNextPage()}>
+            {jobs.isFetchingNextPage ? "Loading…" : "Show older videos"}
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}

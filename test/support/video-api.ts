@@ -1,0 +1,61 @@
+import { type VideoJobView, videoJob } from "@/lib/contracts/video";
+import { api } from "./http";
+import { waitFor } from "./video-media";
+
+type Call = (path: string, init?: Parameters<typeof api>[1]) => ReturnType<typeof api>;
+
+/** Calls bound to one server and one token. */
+export function videoClient(server: string, token: string) {
+  const call: Call = (path, init = {}) => api(path, { server, token, ...init });
+
+  async function newBrand(fields: Record<string, unknown> = {}) {
+    const response = await call("/api/brands", {
+      method: "POST",
+      json: { name: "Video Brand", tone: "warm and direct", voice: "short sentences", ...fields },
+    });
+    if (response.status !== 201) throw new Error(`Brand not created: ${response.status} ${response.text}`);
+    return response.body.brandId as string;
+  }
+
+  async function newPost(brandId: string) {
+    const response = await call("/api/content/create", {
+      method: "POST",
+      json: {
+        brandId,
+        channel: "instagram",
+        topic: "our new seasonal autumn blend arrives this week",
+        goal: "awareness",
+      },
+    });
+    if (response.status !== 201) throw new Error(`Post not created: ${response.status} ${response.text}`);
+    return response.body as { postId: string; caption: string };
+  }
+
+  const createJob = (body: Record<string, unknown>) =>
+    call("/api/video/jobs", { method: "POST", json: body });
+
+  async function getJob(jobId: string): Promise<VideoJobView> {
+    const response = await call(`/api/video/jobs/${jobId}`);
+    if (response.status !== 200) throw new Error(`Job ${jobId}: ${response.status} ${response.text}`);
+    return videoJob.parse(response.body);
+  }
+
+  /** Polls until `until` holds, recording every answer seen. */
+  async function pollJob(jobId: string, until: (job: VideoJobView) => boolean, timeoutMs = 90_000) {
+    const seen: VideoJobView[] = [];
+    const job = await waitFor(
+      async () => {
+        const current = await getJob(jobId);
+        seen.push(current);
+        return until(current) && current;
+      },
+      { timeoutMs, intervalMs: 200, what: `job ${jobId}` },
+    );
+    return { job, seen };
+  }
+
+  return { call, newBrand, newPost, createJob, getJob, pollJob };
+}
+
+export const SCRIPT =
+  "Fresh beans, roasted every single morning in our own café. Come in, say hi, and taste the difference.";

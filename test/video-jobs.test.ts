@@ -1,0 +1,304 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { generateVideoResponse, type VideoJobView, videoJobPage } from "@/lib/contracts/video";
+import { newUser } from "./support/auth";
+import { api, baseUrl } from "./support/http";
+import { SCRIPT, videoClient } from "./support/video-api";
+import { ffmpegPidsFor, ffprobe, isAlive, LONG_SCRIPT, waitFor } from "./support/video-media";
+
+let client: ReturnType<typeof videoClient>;
+let brandId: string;
+
+beforeAll(async () => {
+  const { token } = await newUser(baseUrl());
+  client = videoClient(baseUrl(), token);
+  brandId = await client.newBrand({ primaryColor: "#3B2F2F", secondaryColor: "#E0A458" });
+});
+
+const ORDER = ["queued", "running", "succeeded"];
+
+function expectMonotonic(seen: VideoJobView[]) {
+  const progress = seen.map((job) => job.progress);
+  expect(progress).toEqual([...progress].sort((a, b) => a - b));
+  const statuses = seen.map((job) => ORDER.indexOf(job.status));
+  expect(statuses.every((index) => index >= 0)).toBe(true);
+  expect(statuses).toEqual([...statuses].sort((a, b) => a - b));
+}
+
+describe("POST /api/video/jobs: checks", () => {
+  it("answers 401 without a token", async () => {
+    const response = await api("/api/video/jobs", {
+      method: "POST",
+      json: { brandId, mode: "regular", script: SCRIPT },
+    });
+    expect(response.status).toBe(401);
+    expect(response.body.error.code).toBe("unauthorized");
+  });
+
+  it("answers 400 invalid_request when both postId and script are sent", async () => {
+    const { postId } = await client.newPost(brandId);
+    const response = await client.createJob({ brandId, postId, script: SCRIPT, mode: "regular" });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toMatchObject({ code: "invalid_request", retryable: false });
+    expect(response.body.error.details).toContainEqual({
+      path: "postId",
+      message: "Send exactly one of postId or script.",
+    });
+  });
+
+  it("answers 400 invalid_request when neither postId nor script is sent", async () => {
+    const response = await client.createJob({ brandId, mode: "regular" });
+    expect(response.status).toBe(400);
+    expect(response.body.error.details).toContainEqual({
+      path: "script",
+      message: "Send exactly one of postId or script.",
+    });
+  });
+
+  it("answers 400 invalid_request for a script under 20 characters, a brief over 1,000 and an unknown mode", async () => {
+    const short = await client.createJob({ brandId, mode: "regular", script: "Too short." });
+    expect(short.status).toBe(400);
+    expect(short.body.error.details[0].path).toBe("script");
+    const longBrief = await client.createJob({
+      brandId,
+      mode: "regular",
+      script: SCRIPT,
+      brief: "x".repeat(1001),
+    });
+    expect(longBrief.status).toBe(400);
+    expect(longBrief.body.error.details[0].path).toBe("brief");
+    const mode = await client.createJob({ brandId, mode: "cinematic", script: SCRIPT });
+    expect(mode.status).toBe(400);
+    expect(mode.body.error.details[0].path).toBe("mode");
+  });
+
+  it("answers 404 for another user's brand and for a post that is not the brand's", async () => {
+    const other = videoClient(baseUrl(), (await newUser(baseUrl())).token);
+    const otherBrand = await other.newBrand();
+    const foreign = await client.createJob({ brandId: otherBrand, mode: "regular", script: SCRIPT });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error.code).toBe("not_found");
+
+    const { postId } = await other.newPost(otherBrand);
+    const foreignPost = await client.createJob({ brandId, postId, mode: "regular" });
+    expect(foreignPost.status).toBe(404);
+    expect(foreignPost.body.error.code).toBe("not_found");
+  });
+
+  it("answers 409 brand_not_ready, not retryable, for a brand without a tone", async () => {
+    const toneless = await client.newBrand({ tone: "" });
+    const response = await client.createJob({ brandId: toneless, mode: "regular", script: SCRIPT });
+    expect(response.status).toBe(409);
+    expect(response.body.error).toMatchObject({
+      code: "brand_not_ready",
+      retryable: false,
+      details: { missing: ["tone"] },
+    });
+  });
+
+  it("answers 409 brand_not_ready for avatar mode when the brand has no avatar", async () => {
+    const response = await client.createJob({ brandId, mode: "avatar", script: SCRIPT });
+    expect(response.status).toBe(409);
+    expect(response.body.error).toMatchObject({ code: "brand_not_ready", details: { avatarStatus: "none" } });
+  });
+});
+
+describe("a video job from a script", () => {
+  let created: { jobId: string };
+  let finished: VideoJobView;
+
+  it("is accepted with 202, Location and Retry-After: 2, and goes queued → running → succeeded", async () => {
+    const response = await client.createJob({ brandId, mode: "regular", script: SCRIPT, brief: "short" });
+    expect(response.status).toBe(202);
+    created = generateVideoResponse.parse(response.body);
+    expect(response.body.status).toBe("queued");
+    expect(response.body.estimatedSeconds).toBeGreaterThan(0);
+    expect(response.headers.get("location")).toBe(`/api/video/jobs/${created.jobId}`);
+    expect(response.headers.get("retry-after")).toBe("2");
+
+    const { job, seen } = await client.pollJob(
+      created.jobId,
+      (j) => j.status === "succeeded" || j.status === "failed",
+    );
+    finished = job;
+    expectMonotonic(seen);
+    expect(seen.some((j) => j.status === "running" && j.progress > 0 && j.progress < 100)).toBe(true);
+    expect(job).toMatchObject({
+      status: "succeeded",
+      progress: 100,
+      estimatedSeconds: 0,
+      brandId,
+      postId: null,
+      mode: "regular",
+      error: null,
+      script: SCRIPT,
+      brief: "short",
+    });
+    expect(job.videoUrl).toBe(`/media/videos/${created.jobId}/video.mp4`);
+    expect(job.thumbnailUrl).toBe(`/media/videos/${created.jobId}/poster.jpg`);
+    expect(Date.parse(job.startedAt ?? "")).toBeGreaterThanOrEqual(Date.parse(job.createdAt));
+    expect(Date.parse(job.finishedAt ?? "")).toBeGreaterThanOrEqual(Date.parse(job.startedAt ?? ""));
+  });
+
+  it("serves an H.264/AAC MP4 as long as the job says, with Range requests answered 206", async () => {
+    const url = `${baseUrl()}${finished.videoUrl}`;
+    const full = Buffer.from(await (await fetch(url)).arrayBuffer());
+    const file = path.join(os.tmpdir(), `${finished.jobId}.mp4`);
+    fs.writeFileSync(file, full);
+    const probe = await ffprobe(file);
+    fs.rmSync(file);
+    expect(probe.streams.map((stream) => stream.codec_name).sort()).toEqual(["aac", "h264"]);
+    expect(Math.abs(Number(probe.format.duration) - (finished.durationSeconds ?? 0))).toBeLessThanOrEqual(
+      0.5,
+    );
+
+    const range = await fetch(url, { headers: { Range: "bytes=100-1099" } });
+    expect(range.status).toBe(206);
+    expect(range.headers.get("content-range")).toBe(`bytes 100-1099/${full.length}`);
+    expect(range.headers.get("content-type")).toBe("video/mp4");
+    expect(Buffer.from(await range.arrayBuffer()).equals(full.subarray(100, 1100))).toBe(true);
+
+    const tail = await fetch(url, { headers: { Range: "bytes=-64" } });
+    expect(tail.status).toBe(206);
+    expect(Buffer.from(await tail.arrayBuffer()).equals(full.subarray(full.length - 64))).toBe(true);
+
+    const past = await fetch(url, { headers: { Range: `bytes=${full.length}-` } });
+    expect(past.status).toBe(416);
+    expect(past.headers.get("content-range")).toBe(`bytes */${full.length}`);
+
+    const poster = await fetch(`${baseUrl()}${finished.thumbnailUrl}`);
+    expect(poster.headers.get("content-type")).toBe("image/jpeg");
+  });
+
+  it("answers an unchanged status with 304 to If-None-Match, and a changed one with 200", async () => {
+    const first = await client.call(`/api/video/jobs/${finished.jobId}`);
+    const etag = first.headers.get("etag");
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(first.headers.get("cache-control")).toBe("no-store");
+    // Finished: nothing more to poll for.
+    expect(first.headers.get("retry-after")).toBeNull();
+    const again = await client.call(`/api/video/jobs/${finished.jobId}`, {
+      headers: { "If-None-Match": etag ?? "" },
+    });
+    expect(again.status).toBe(304);
+    expect(again.text).toBe("");
+    expect(again.headers.get("etag")).toBe(etag);
+    const stale = await client.call(`/api/video/jobs/${finished.jobId}`, {
+      headers: { "If-None-Match": '"old"' },
+    });
+    expect(stale.status).toBe(200);
+  });
+
+  it("reuses a finished reference video's brief, and refuses a reference that is not finished", async () => {
+    const response = await client.createJob({
+      brandId,
+      mode: "regular",
+      script: SCRIPT,
+      referenceVideoId: finished.jobId,
+    });
+    expect(response.status).toBe(202);
+    const job = await client.getJob(response.body.jobId);
+    expect(job).toMatchObject({ brief: "short", referenceVideoId: finished.jobId });
+    await client.call(`/api/video/jobs/${job.jobId}`, { method: "DELETE" });
+    const notFinished = await client.createJob({
+      brandId,
+      mode: "regular",
+      script: SCRIPT,
+      referenceVideoId: job.jobId,
+    });
+    expect(notFinished.status).toBe(400);
+    expect(notFinished.body.error.details[0].path).toBe("referenceVideoId");
+  });
+});
+
+describe("a video job from a post", () => {
+  it("speaks the post's caption without its hashtags, and is listed by brand and by post", async () => {
+    const post = await client.newPost(brandId);
+    const response = await client.createJob({ brandId, postId: post.postId, mode: "regular" });
+    expect(response.status).toBe(202);
+    const { job } = await client.pollJob(
+      response.body.jobId,
+      (j) => j.status === "succeeded" || j.status === "failed",
+    );
+    expect(job.status).toBe("succeeded");
+    expect(job.postId).toBe(post.postId);
+    expect(job.script).not.toMatch(/#\w/);
+    expect(post.caption).toContain(job.script.split(/[.!?]/)[0].trim());
+
+    const byPost = videoJobPage.parse(
+      (await client.call(`/api/video/jobs?brandId=${brandId}&postId=${post.postId}`)).body,
+    );
+    expect(byPost.items.map((item) => item.jobId)).toEqual([job.jobId]);
+    const byBrand = videoJobPage.parse((await client.call(`/api/video/jobs?brandId=${brandId}`)).body);
+    expect(byBrand.items[0].jobId).toBe(job.jobId);
+    expect(byBrand.items.length).toBeGreaterThan(1);
+    const firstPage = videoJobPage.parse(
+      (await client.call(`/api/video/jobs?brandId=${brandId}&limit=1`)).body,
+    );
+    const secondPage = videoJobPage.parse(
+      (await client.call(`/api/video/jobs?brandId=${brandId}&limit=1&cursor=${firstPage.nextCursor}`)).body,
+    );
+    expect(secondPage.items[0].jobId).toBe(byBrand.items[1].jobId);
+  });
+
+  it("keeps jobs of other users' brands out of lists and status (404)", async () => {
+    const other = videoClient(baseUrl(), (await newUser(baseUrl())).token);
+    const mine = videoJobPage.parse((await client.call("/api/video/jobs")).body);
+    expect(mine.items.length).toBeGreaterThan(0);
+    const theirs = videoJobPage.parse((await other.call("/api/video/jobs")).body);
+    expect(theirs.items).toEqual([]);
+    expect((await other.call(`/api/video/jobs?brandId=${brandId}`)).status).toBe(404);
+    const status = await other.call(`/api/video/jobs/${mine.items[0].jobId}`);
+    expect(status.status).toBe(404);
+    const cancel = await other.call(`/api/video/jobs/${mine.items[0].jobId}`, { method: "DELETE" });
+    expect(cancel.status).toBe(404);
+  });
+});
+
+describe("DELETE /api/video/jobs/{jobId}", () => {
+  it("cancels a running job: its ffmpeg process stops and the job stays canceled", async () => {
+    const response = await client.createJob({ brandId, mode: "regular", script: LONG_SCRIPT });
+    const { jobId } = response.body;
+    await client.pollJob(jobId, (j) => j.status === "running" && j.progress >= 12);
+    const pids = await waitFor(() => ffmpegPidsFor(jobId).length > 0 && ffmpegPidsFor(jobId), {
+      what: "the job's ffmpeg process",
+    });
+
+    const canceled = await client.call(`/api/video/jobs/${jobId}`, { method: "DELETE" });
+    expect(canceled.status).toBe(200);
+    expect(canceled.body).toMatchObject({
+      jobId,
+      status: "canceled",
+      videoUrl: null,
+      estimatedSeconds: null,
+    });
+    await waitFor(() => pids.every((pid) => !isAlive(pid)), { timeoutMs: 5000, what: "ffmpeg to stop" });
+
+    // The worker has let go: nothing overwrites the canceled state.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const job = await client.getJob(jobId);
+    expect(job).toMatchObject({ status: "canceled", videoUrl: null });
+    expect(job.progress).toBeGreaterThanOrEqual(12);
+
+    const again = await client.call(`/api/video/jobs/${jobId}`, { method: "DELETE" });
+    expect(again.status).toBe(200);
+    expect(again.body.status).toBe("canceled");
+  });
+
+  it("cancels a queued job, and refuses to cancel a finished one (400)", async () => {
+    const first = await client.createJob({ brandId, mode: "regular", script: SCRIPT });
+    const second = await client.createJob({ brandId, mode: "regular", script: SCRIPT });
+    // One render at a time per worker: the second waits while the first renders.
+    const queued = await client.call(`/api/video/jobs/${second.body.jobId}`, { method: "DELETE" });
+    expect(queued.status).toBe(200);
+    expect(queued.body.status).toBe("canceled");
+
+    const { job } = await client.pollJob(first.body.jobId, (j) => j.status === "succeeded");
+    const finished = await client.call(`/api/video/jobs/${job.jobId}`, { method: "DELETE" });
+    expect(finished.status).toBe(400);
+    expect(finished.body.error).toMatchObject({ code: "invalid_request", details: { status: "succeeded" } });
+    expect((await client.getJob(second.body.jobId)).status).toBe("canceled");
+  });
+});

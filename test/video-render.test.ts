@@ -1,0 +1,214 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseRange } from "@/lib/media/serve-media";
+import { localVideoProvider, paceFromBrief } from "@/lib/video/local/local-provider";
+import { splitIntoScenes, wrapLines } from "@/lib/video/local/scenes";
+import { buildAudioTrack, pcmSeconds, readWav } from "@/lib/video/local/speech";
+import { scriptFromCaption } from "@/lib/video/script";
+import { ffmpegPidsFor, ffprobe, isAlive, topLevelBoxes, waitFor } from "./support/video-media";
+
+const BRAND = {
+  name: "Northwind Coffee",
+  language: "en",
+  primaryColor: "#3B2F2F",
+  secondaryColor: "#E0A458",
+  avatarFramesKey: null,
+};
+
+describe("script to scenes", () => {
+  it("packs whole sentences into scenes of at most the limit, cutting only an over-long sentence", () => {
+    const script =
+      "Fresh beans every morning. Roasted in small batches by people who care. " +
+      "Come in and say hi! " +
+      "This sentence is deliberately far too long to fit into one scene because it keeps going and going without a single full stop in sight.";
+    const scenes = splitIntoScenes(script, 60);
+    expect(scenes.every((scene) => scene.length <= 60)).toBe(true);
+    expect(scenes[0]).toBe("Fresh beans every morning.");
+    expect(scenes[1]).toBe("Roasted in small batches by people who care.");
+    expect(scenes[2]).toBe("Come in and say hi!");
+    expect(scenes.length).toBeGreaterThan(4);
+    expect(scenes.join(" ").replace(/\s+/g, " ")).toBe(script.replace(/\s+/g, " "));
+  });
+
+  it("word-wraps a scene into lines of at most the width, cutting a word longer than a line", () => {
+    const lines = wrapLines(
+      "Roasted in small batches by people who care about supercalifragilistic coffee",
+      14,
+    );
+    expect(lines.every((line) => line.length <= 14)).toBe(true);
+    expect(lines.join(" ").replace(/\s+/g, "")).toBe(
+      "Roastedinsmallbatchesbypeoplewhocareaboutsupercalifragilisticcoffee",
+    );
+  });
+
+  it("takes hashtags, links and emoji out of a caption", () => {
+    expect(
+      scriptFromCaption(
+        "Morning ☕️ rush? We've got you. https://example.com/menu\n\n#NorthwindCoffee #Coffee",
+      ),
+    ).toBe("Morning rush? We've got you.");
+  });
+
+  it("reads the pace from the brief", () => {
+    expect(paceFromBrief("short and snappy").wordsPerMinute).toBeGreaterThan(
+      paceFromBrief(null).wordsPerMinute,
+    );
+    expect(paceFromBrief("slow and calm").wordsPerMinute).toBeLessThan(paceFromBrief(null).wordsPerMinute);
+  });
+});
+
+describe("audio track", () => {
+  it("lays clips end to end and pads each to its slot with silence", () => {
+    const format = { sampleRate: 8000, channels: 1, bitsPerSample: 16 };
+    const clip = { ...format, data: Buffer.alloc(8000 * 2 * 0.5, 7) };
+    const track = readWav(
+      buildAudioTrack(format, [
+        { clip, seconds: 1 },
+        { clip: null, seconds: 0.25 },
+        { clip, seconds: 0.75 },
+      ]),
+    );
+    expect(pcmSeconds(track)).toBeCloseTo(2, 5);
+    expect(track.data[0]).toBe(7);
+    expect(track.data[8000 * 2 * 0.5]).toBe(0);
+    expect(track.data[8000 * 2 * 1.25]).toBe(7);
+  });
+});
+
+describe("Range header", () => {
+  it("reads one byte range, open ranges and suffixes, and ignores what it does not read", () => {
+    expect(parseRange("bytes=0-99", 1000)).toEqual({ start: 0, end: 99 });
+    expect(parseRange("bytes=900-", 1000)).toEqual({ start: 900, end: 999 });
+    expect(parseRange("bytes=990-2000", 1000)).toEqual({ start: 990, end: 999 });
+    expect(parseRange("bytes=-100", 1000)).toEqual({ start: 900, end: 999 });
+    expect(parseRange("bytes=1000-", 1000)).toBe("unsatisfiable");
+    expect(parseRange("bytes=-0", 1000)).toBe("unsatisfiable");
+    expect(parseRange("bytes=0-1,5-6", 1000)).toBeNull();
+    expect(parseRange("bytes=9-3", 1000)).toBeNull();
+    expect(parseRange("items=0-1", 1000)).toBeNull();
+  });
+});
+
+describe("the local renderer", () => {
+  let dataDir: string;
+  const previousDataDir = process.env.DATA_DIR;
+
+  beforeAll(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bs-render-test-"));
+    process.env.DATA_DIR = dataDir;
+  });
+  afterAll(() => {
+    process.env.DATA_DIR = previousDataDir;
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("is healthy when ffmpeg runs", async () => {
+    expect(await localVideoProvider.checkHealth()).toEqual({ ok: true });
+  });
+
+  it("renders a 720p H.264/AAC MP4 with +faststart whose length is the scenes' total, and a JPEG poster", async () => {
+    const progress: number[] = [];
+    const result = await localVideoProvider.render(
+      {
+        jobId: "vjb_rendertest0001",
+        attempt: 1,
+        mode: "regular",
+        brief: null,
+        script:
+          "Fresh beans, roasted every single morning in our own café. Come in, say hi, and taste the difference. We open at seven.",
+        brand: BRAND,
+      },
+      { signal: new AbortController().signal, onProgress: (percent) => progress.push(percent) },
+    );
+    const file = path.join(dataDir, "media", result.videoKey);
+    const probe = await ffprobe(file);
+    const video = probe.streams.find((stream) => stream.codec_type === "video");
+    const audio = probe.streams.find((stream) => stream.codec_type === "audio");
+    expect(video).toMatchObject({ codec_name: "h264", width: 1280, height: 720 });
+    expect(audio?.codec_name).toBe("aac");
+    const sceneTotal = result.scenes.reduce((sum, scene) => sum + scene.seconds, 0);
+    expect(result.scenes.length).toBe(2);
+    expect(Number(probe.format.duration)).toBeCloseTo(sceneTotal, 0);
+    expect(result.durationSeconds).toBeCloseTo(sceneTotal, 5);
+
+    const boxes = topLevelBoxes(fs.readFileSync(file));
+    expect(boxes.indexOf("moov")).toBeGreaterThan(-1);
+    expect(boxes.indexOf("moov")).toBeLessThan(boxes.indexOf("mdat"));
+
+    const poster = fs.readFileSync(path.join(dataDir, "media", result.posterKey));
+    expect(poster.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+    expect((await sharp(poster).metadata()).width).toBe(1280);
+
+    expect(progress.length).toBeGreaterThan(3);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(progress.at(-1)).toBeGreaterThanOrEqual(95);
+  });
+
+  it("puts the avatar in the frame in avatar mode", async () => {
+    const avatarKey = "avatars/brd_rendertest/frame.png";
+    const avatar = await sharp({
+      create: { width: 512, height: 512, channels: 4, background: { r: 0, g: 200, b: 0, alpha: 1 } },
+    })
+      .png()
+      .toBuffer();
+    fs.mkdirSync(path.join(dataDir, "media", path.dirname(avatarKey)), { recursive: true });
+    fs.writeFileSync(path.join(dataDir, "media", avatarKey), avatar);
+
+    const result = await localVideoProvider.render(
+      {
+        jobId: "vjb_rendertest0002",
+        attempt: 1,
+        mode: "avatar",
+        brief: "short",
+        script: "Say hello to our new seasonal blend, roasted this morning.",
+        brand: { ...BRAND, avatarFramesKey: avatarKey },
+      },
+      { signal: new AbortController().signal, onProgress: () => {} },
+    );
+    // The poster shows the avatar's green on the right, where the regular layout has only background.
+    const { data, info } = await sharp(path.join(dataDir, "media", result.posterKey))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const pixel = (x: number, y: number) => {
+      const offset = (y * info.width + x) * info.channels;
+      return [data[offset], data[offset + 1], data[offset + 2]];
+    };
+    const [r, g, b] = pixel(info.width - 70 - 220, info.height / 2);
+    expect(g).toBeGreaterThan(150);
+    expect(r).toBeLessThan(80);
+    expect(b).toBeLessThan(80);
+  });
+
+  it("stops ffmpeg at once when the signal aborts, and leaves no file behind", async () => {
+    const controller = new AbortController();
+    const jobId = "vjb_rendertest0003";
+    const rendering = localVideoProvider.render(
+      {
+        jobId,
+        attempt: 1,
+        mode: "regular",
+        brief: "slow and calm",
+        script: Array.from(
+          { length: 12 },
+          (_, i) => `This is the calm and unhurried scene number ${i + 1}.`,
+        ).join(" "),
+        brand: BRAND,
+      },
+      {
+        signal: controller.signal,
+        onProgress: () => {},
+      },
+    );
+    const [pid] = await waitFor(() => ffmpegPidsFor(jobId).length > 0 && ffmpegPidsFor(jobId), {
+      what: "ffmpeg to start",
+      intervalMs: 50,
+    });
+    controller.abort(new Error("canceled by the test"));
+    await expect(rendering).rejects.toThrow("canceled by the test");
+    await waitFor(() => !isAlive(pid), { timeoutMs: 3000, what: `ffmpeg ${pid} to exit` });
+    expect(fs.existsSync(path.join(dataDir, "media", "videos", jobId))).toBe(false);
+  });
+});
