@@ -37,7 +37,7 @@ function avatarBlocker(brand: BrandResponse | undefined) {
 }
 
 function fieldError(error: ApiClientError | null, field: string) {
-  if (!error || error.code !== "invalid_request" || !Array.isArray(error.details)) return undefined;
+  if (error?.code !== "invalid_request" || !Array.isArray(error.details)) return undefined;
   return (error.details as { path: string; message: string }[]).find((issue) => issue.path === field)
     ?.message;
 }
