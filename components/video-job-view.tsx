@@ -126,7 +126,7 @@ export function VideoJobView({ jobId }: { jobId: string }) {
             {job.postId ? "Video from a post" : "Video from a script"}
           </h1>
           <p className="text-sm text-slate-600">
-            {job.mode === "avatar" ? "Avatar video" : "Regular video"} · started{" "}
+            {job.mode === "avatar" ? "Avatar video" : "Regular video"} · created{" "}
             {new Date(job.createdAt).toLocaleString()}
             {job.durationSeconds !== null && ` · ${formatDuration(job.durationSeconds)} long`}
           </p>

@@ -307,7 +307,7 @@ async function render(
 }
 
 /** The built-in renderer: a real H.264/AAC MP4 made with ffmpeg, no account needed. */
-export const localVideoProvider: VideoProvider & { render: typeof render } = {
+export const localVideoProvider = {
   name: "local",
   checkHealth,
   estimateSeconds({ script, brief }) {
@@ -316,4 +316,4 @@ export const localVideoProvider: VideoProvider & { render: typeof render } = {
     return Math.ceil(videoSeconds * RENDER_SECONDS_PER_VIDEO_SECOND + RENDER_OVERHEAD_SECONDS);
   },
   render,
-};
+} satisfies VideoProvider;

@@ -1,0 +1,142 @@
+import { expect, type Page, test } from "@playwright/test";
+
+/** Signs a new user up and in through the pages, and returns a bearer token for setting up data. */
+async function signUp(page: Page) {
+  const email = `e2e-video-${Date.now()}@example.test`;
+  await page.goto("/signup");
+  await page.getByLabel("Name").fill("Video Marketer");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("e2e-password-1");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByTestId("signed-in-as")).toHaveText(email);
+  const session = await (await page.request.get("/api/auth/session")).json();
+  return { authorization: `Bearer ${session.accessToken}` };
+}
+
+test("make a video from a post, watch it render, play it and put it in the post", async ({ page }) => {
+  test.setTimeout(180_000);
+  const headers = await signUp(page);
+
+  await page.goto("/videos");
+  await expect(page.getByText("No videos yet")).toBeVisible();
+  await page.screenshot({ path: "screenshots/videos-empty.png", fullPage: true });
+
+  const brand = await page.request.post("/api/brands", {
+    headers,
+    data: {
+      name: "Northwind Coffee",
+      tone: "warm, upbeat and confident",
+      voice: "short sentences, concrete sensory detail",
+      primaryColor: "#3B2F2F",
+      secondaryColor: "#E0A458",
+    },
+  });
+  expect(brand.status()).toBe(201);
+  const { brandId } = await brand.json();
+  const created = await page.request.post("/api/content/create", {
+    headers,
+    data: { brandId, channel: "instagram", topic: "our autumn blend is back this week", goal: "awareness" },
+  });
+  expect(created.status()).toBe(201);
+  const post = await created.json();
+
+  await page.goto(`/videos/new?postId=${post.postId}`);
+  await expect(page.getByTestId("video-source-post")).toContainText(post.caption.slice(0, 30));
+  await expect(page.getByRole("combobox")).toHaveValue(brandId);
+  await expect(page.getByRole("radio", { name: /Avatar/ })).toBeDisabled();
+  await page.getByLabel("Brief (optional)").fill("short and snappy");
+  await page.screenshot({ path: "screenshots/videos-new.png", fullPage: true });
+  await page.getByRole("button", { name: "Make the video" }).click();
+  await expect(page).toHaveURL(/\/videos\/vjb_[\w-]+$/);
+  const jobId = page.url().split("/").pop() as string;
+
+  // Watch the progress bar climb to the end; it never goes back.
+  const progressBar = page.getByRole("progressbar", { name: "Render progress" });
+  const seen: number[] = [];
+  let shotTaken = false;
+  await expect(async () => {
+    const status = await page.getByTestId("video-status").getAttribute("data-status");
+    if (status === "succeeded") {
+      seen.push(100);
+      return;
+    }
+    const value = Number(await progressBar.getAttribute("aria-valuenow", { timeout: 1000 }));
+    seen.push(value);
+    if (value > 0 && !shotTaken) {
+      shotTaken = true;
+      await page.screenshot({ path: "screenshots/videos-rendering.png", fullPage: true });
+    }
+    expect(status).toBe("succeeded");
+  }).toPass({ timeout: 120_000, intervals: [250] });
+  expect(seen).toEqual([...seen].sort((a, b) => a - b));
+  expect(seen.some((value) => value > 0 && value < 100)).toBe(true);
+  await expect(page.getByTestId("video-status")).toHaveText("Ready");
+
+  // The player loads the MP4, plays it, and seeks (Range requests).
+  const player = page.getByTestId("video-player");
+  await expect(player).toBeVisible();
+  const playback = await player.evaluate(async (video: HTMLVideoElement) => {
+    video.muted = true;
+    if (video.readyState < 1)
+      await new Promise((resolve) => video.addEventListener("loadedmetadata", resolve, { once: true }));
+    await video.play();
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    const playedTo = video.currentTime;
+    video.pause();
+    const seeked = new Promise((resolve) => video.addEventListener("seeked", resolve, { once: true }));
+    video.currentTime = video.duration / 2;
+    await seeked;
+    return {
+      duration: video.duration,
+      playedTo,
+      readyState: video.readyState,
+      seekedTo: video.currentTime,
+      width: video.videoWidth,
+    };
+  });
+  expect(playback.duration).toBeGreaterThan(1);
+  expect(playback.playedTo).toBeGreaterThan(0);
+  expect(playback.readyState).toBeGreaterThanOrEqual(1);
+  expect(playback.seekedTo).toBeCloseTo(playback.duration / 2, 0);
+  expect(playback.width).toBe(1280);
+  await page.screenshot({ path: "screenshots/videos-done.png", fullPage: true });
+
+  const job = await (await page.request.get(`/api/video/jobs/${jobId}`, { headers })).json();
+  await page.getByRole("button", { name: "Use in post" }).click();
+  await expect(page).toHaveURL(new RegExp(`/studio/${post.postId}$`));
+  const updated = await (await page.request.get(`/api/posts/${post.postId}`, { headers })).json();
+  expect(updated.videoUrl).toBe(job.videoUrl);
+
+  await page.goto("/videos");
+  await expect(page.getByTestId("video-job-row")).toHaveCount(1);
+  await expect(page.getByTestId("video-job-row")).toContainText("Ready");
+  await page.screenshot({ path: "screenshots/videos-list.png", fullPage: true });
+});
+
+test("a script video can be canceled while it renders", async ({ page }) => {
+  test.setTimeout(120_000);
+  const headers = await signUp(page);
+  const brand = await page.request.post("/api/brands", {
+    headers,
+    data: { name: "Cancel Brand", tone: "calm", voice: "plain" },
+  });
+  const { brandId } = await brand.json();
+
+  await page.goto("/videos/new");
+  await page
+    .getByLabel("Script")
+    .fill(
+      Array.from(
+        { length: 8 },
+        (_, i) => `Scene ${i + 1} takes its time, slowly and calmly, with many words in it.`,
+      ).join(" "),
+    );
+  await expect(page.getByRole("combobox")).toHaveValue(brandId);
+  await page.getByRole("button", { name: "Make the video" }).click();
+  await expect(page).toHaveURL(/\/videos\/vjb_[\w-]+$/);
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByTestId("video-status")).toHaveText("Canceled");
+  await expect(page.getByText("This video was canceled before it finished.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Start again" })).toBeVisible();
+  await page.screenshot({ path: "screenshots/videos-canceled.png", fullPage: true });
+});
