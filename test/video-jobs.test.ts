@@ -1,10 +1,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generateVideoResponse, type VideoJobView, videoJobPage } from "@/lib/contracts/video";
 import { newUser } from "./support/auth";
 import { api, baseUrl } from "./support/http";
+import { makeImage } from "./support/images";
 import { SCRIPT, videoClient } from "./support/video-api";
 import { ffmpegPidsFor, ffprobe, isAlive, LONG_SCRIPT, waitFor } from "./support/video-media";
 
@@ -254,6 +256,36 @@ describe("a video job from a post", () => {
     expect(status.status).toBe(404);
     const cancel = await other.call(`/api/video/jobs/${mine.items[0].jobId}`, { method: "DELETE" });
     expect(cancel.status).toBe(404);
+  });
+});
+
+describe("avatar mode", () => {
+  it("puts the brand's trained avatar in the frame once it is ready", async () => {
+    const avatarBrand = await client.newBrand({ primaryColor: "#3B2F2F" });
+    const form = new FormData();
+    form.append("file", new Blob([new Uint8Array(await makeImage())], { type: "image/png" }), "avatar.png");
+    expect(
+      (await client.call(`/api/brands/${avatarBrand}/avatar`, { method: "POST", body: form })).status,
+    ).toBe(202);
+    await waitFor(
+      async () => (await client.call(`/api/brands/${avatarBrand}`)).body.avatarStatus === "ready",
+      { what: "the avatar to be trained" },
+    );
+
+    const response = await client.createJob({ brandId: avatarBrand, mode: "avatar", script: SCRIPT });
+    expect(response.status).toBe(202);
+    const { job } = await client.pollJob(
+      response.body.jobId,
+      (j) => j.status === "succeeded" || j.status === "failed",
+    );
+    expect(job).toMatchObject({ status: "succeeded", mode: "avatar" });
+
+    // The middle of the avatar (the white disc of the test image) sits right of centre, where a regular
+    // video shows only the dark brand colour.
+    const poster = Buffer.from(await (await fetch(`${baseUrl()}${job.thumbnailUrl}`)).arrayBuffer());
+    const { data, info } = await sharp(poster).raw().toBuffer({ resolveWithObject: true });
+    const offset = (Math.round(info.height / 2) * info.width + (info.width - 70 - 220)) * info.channels;
+    expect([data[offset], data[offset + 1], data[offset + 2]].every((channel) => channel > 200)).toBe(true);
   });
 });
 

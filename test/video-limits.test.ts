@@ -1,9 +1,13 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { videoJobPage } from "@/lib/contracts/video";
 import { newUser } from "./support/auth";
 import { makeImage } from "./support/images";
 import { startTestServer, type TestServer } from "./support/test-server";
 import { SCRIPT, videoClient } from "./support/video-api";
+import { waitFor } from "./support/video-media";
 
 const firstOfNextMonth = () => {
   const now = new Date();
@@ -115,5 +119,58 @@ describe("provider_unavailable (a server whose ffmpeg is missing)", () => {
     const response = await client.createJob({ brandId, mode: "regular", script: SCRIPT });
     expect(response.status).toBe(429);
     expect(response.body.error.code).toBe("quota_exceeded");
+  });
+});
+
+describe("a render that keeps failing (a server whose ffmpeg answers -version but fails every render)", () => {
+  let server: TestServer;
+  let folder: string;
+
+  beforeAll(async () => {
+    folder = fs.mkdtempSync(path.join(os.tmpdir(), "bs-failing-ffmpeg-"));
+    const ffmpeg = path.join(folder, "ffmpeg");
+    fs.writeFileSync(
+      ffmpeg,
+      '#!/bin/sh\ncase " $* " in *" -version "*) exec ffmpeg "$@";; esac\necho "simulated render failure" >&2\nexit 1\n',
+      { mode: 0o755 },
+    );
+    server = await startTestServer({ env: { FFMPEG_PATH: ffmpeg, VIDEO_MONTHLY_QUOTA: "1" } });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    fs.rmSync(folder, { recursive: true, force: true });
+  });
+
+  it("is tried three times with backoff, then ends failed with generation_failed and gives its unit back", async () => {
+    const client = videoClient(server.url, (await newUser(server.url)).token);
+    const brandId = await client.newBrand();
+    const response = await client.createJob({ brandId, mode: "regular", script: SCRIPT });
+    expect(response.status).toBe(202);
+    const { jobId } = response.body;
+    const { job } = await client.pollJob(jobId, (j) => j.status === "failed", 60_000);
+    expect(job).toMatchObject({ status: "failed", videoUrl: null, estimatedSeconds: null });
+    expect(job.error).toMatchObject({ code: "generation_failed", retryable: true });
+    expect(job.error?.message).toMatch(/after 3 attempts/);
+    expect(job.finishedAt).not.toBeNull();
+
+    const attempts = server
+      .logs()
+      .split("\n")
+      .filter((line) => line.includes('"video_job_attempt_failed"') && line.includes(jobId))
+      .map((line) => JSON.parse(line));
+    expect(attempts.map((line) => line.attempt)).toEqual([1, 2, 3]);
+    const times = attempts.map((line) => Date.parse(line.time));
+    // Backoff: at least 2 s before the second attempt, and longer before the third.
+    expect(times[1] - times[0]).toBeGreaterThanOrEqual(1900);
+    expect(times[2] - times[1]).toBeGreaterThanOrEqual(times[1] - times[0] - 1000);
+
+    // The failed job gave its unit back: with a quota of 1, another job is accepted.
+    await waitFor(
+      async () => (await client.createJob({ brandId, mode: "regular", script: SCRIPT })).status === 202,
+      {
+        timeoutMs: 5000,
+        what: "the quota unit to come back",
+      },
+    );
   });
 });
