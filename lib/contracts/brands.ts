@@ -32,7 +32,9 @@ export const LANGUAGE_PATTERN = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/;
 
 const text = (label: string, max: number) =>
   z
-    .string({ error: `${label} must be text.` })
+    .string({
+      error: (issue) => (issue.input === undefined ? `${label} is required.` : `${label} must be text.`),
+    })
     .trim()
     .max(max, `${label} can be at most ${max} characters.`);
 
