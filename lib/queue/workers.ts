@@ -7,8 +7,9 @@ import type { PgBoss } from "pg-boss";
 export type QueueWorker = { name: string; start: (boss: PgBoss) => Promise<void> };
 
 export async function loadWorkers(): Promise<QueueWorker[]> {
+  const { avatarTrainingWorker } = await import("@/lib/brands/avatar-training");
   const { videoWorker } = await import("@/lib/video/video-worker");
-  return [videoWorker];
+  return [avatarTrainingWorker, videoWorker];
 }
 
 export async function startWorkers(boss: PgBoss) {
