@@ -139,7 +139,13 @@ export function VideoJobView({ jobId }: { jobId: string }) {
           <>
             <ProgressPanel job={job} />
             <div className="flex items-center gap-3">
-              <Button variant="danger" disabled={cancel.isPending} onClick={() => cancel.mutate()}>
+              <Button
+                variant="danger"
+                disabled={cancel.isPending}
+                onClick={() => {
+                  if (window.confirm("Cancel this video? Its render stops now.")) cancel.mutate();
+                }}
+              >
                 {cancel.isPending ? "Canceling…" : "Cancel"}
               </Button>
               <span className="text-xs text-slate-500">

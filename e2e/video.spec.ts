@@ -134,6 +134,7 @@ test("a script video can be canceled while it renders", async ({ page }) => {
   await expect(page.getByRole("combobox")).toHaveValue(brandId);
   await page.getByRole("button", { name: "Make the video" }).click();
   await expect(page).toHaveURL(/\/videos\/vjb_[\w-]+$/);
+  page.once("dialog", (dialog) => dialog.accept());
   await page.getByRole("button", { name: "Cancel" }).click();
   await expect(page.getByTestId("video-status")).toHaveText("Canceled");
   await expect(page.getByText("This video was canceled before it finished.")).toBeVisible();
