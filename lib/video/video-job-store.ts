@@ -22,7 +22,8 @@ export async function claimVideoJob({ videoJobId, attempt }: { videoJobId: strin
     .set({
       status: "running",
       attempts: attempt,
-      startedAt: sql`coalesce(${videoJobs.startedAt}, now())`,
+      // The app's clock, like createdAt, so startedAt never reads earlier than createdAt.
+      startedAt: sql`coalesce(${videoJobs.startedAt}, ${now.toISOString()}::timestamptz)`,
       updatedAt: now,
     })
     .where(
