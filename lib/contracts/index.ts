@@ -1,6 +1,18 @@
 import { backendConnectCheck } from "./health";
+import { createApiKey, listApiKeys, revokeApiKey } from "./keys";
 import type { Operation } from "./operation";
 import { generatePost, getPost, listPosts, updatePost } from "./posts";
+import { signUp } from "./users";
 
 /** Every operation the API exposes. OpenAPI, the docs cards and the drift tests iterate over this list. */
-export const operations: Operation[] = [backendConnectCheck, generatePost, getPost, updatePost, listPosts];
+export const operations: Operation[] = [
+  backendConnectCheck,
+  signUp,
+  listApiKeys,
+  createApiKey,
+  revokeApiKey,
+  generatePost,
+  getPost,
+  updatePost,
+  listPosts,
+];
