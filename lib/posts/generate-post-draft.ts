@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import { getDb } from "@/db/client";
-import { posts } from "@/db/schema";
-import { chooseTextModel } from "@/lib/ai/model-choice";
+import { type Brand, posts } from "@/db/schema";
+import { chooseTextModel, type TextModelChoice } from "@/lib/ai/model-choice";
 import { ModerationUnavailableError } from "@/lib/ai/moderation";
 import { ApiError } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
@@ -13,33 +13,28 @@ import { log } from "@/lib/log";
 import { assertBrandHasContext, assertBriefLongEnough } from "./check-brief";
 import { moderateContent } from "./moderate-content";
 import { toPostView } from "./post-view";
-import { moderationError, writeDraft } from "./write-draft";
+import { type Draft, moderationError, writeDraft } from "./write-draft";
 
-/**
- * Generate post (DESIGN §5): brand → brief length → brand context → brief moderation → draft → save.
- * Nothing is written unless a draft that keeps the channel's rules and passes moderation exists.
- */
-export async function generatePostDraft({
-  principal,
+async function assertBriefAllowed({
   input,
+  brand,
+  choice,
   requestId,
 }: {
-  principal: Principal;
   input: GeneratePostInput;
+  brand: Brand;
+  choice: TextModelChoice;
   requestId?: string;
-}): Promise<PostView> {
-  const brand = await getBrandForPrincipal({ principal, brandId: input.brandId });
-  assertBriefLongEnough(input.topic);
-  assertBrandHasContext(brand);
-
-  const choice = chooseTextModel();
-  const assets = input.assets ?? [];
-  const toneOverride = input.toneOverride || null;
+}) {
   try {
     const flag = await moderateContent({
       stage: "brief",
       content: {
-        texts: [input.topic, toneOverride ?? "", ...assets.map((asset) => asset.description ?? "")],
+        texts: [
+          input.topic,
+          input.toneOverride ?? "",
+          ...(input.assets ?? []).map((asset) => asset.description ?? ""),
+        ],
       },
       bannedWords: brand.bannedWords,
       choice,
@@ -53,17 +48,36 @@ export async function generatePostDraft({
       "The moderation check did not answer, so nothing was written. Try again in a moment.",
     );
   }
+}
 
+/**
+ * Everything in Generate post that decides the draft, without saving it: brief length, brand context,
+ * brief moderation, then the model (DESIGN §5, in that order).
+ */
+export async function draftPost({
+  brand,
+  input,
+  choice = chooseTextModel(),
+  requestId,
+}: {
+  brand: Brand;
+  input: GeneratePostInput;
+  choice?: TextModelChoice;
+  requestId?: string;
+}): Promise<Draft & { seed: number }> {
+  assertBriefLongEnough(input.topic);
+  assertBrandHasContext(brand);
+  await assertBriefAllowed({ input, brand, choice, requestId });
   const seed = input.seed ?? randomInt(2 ** 31 - 1);
   const rules = CHANNEL_RULES[input.channel];
   const draft = await writeDraft({
     choice,
-    system: buildBrandPrompt(brand, { toneOverride }),
+    system: buildBrandPrompt(brand, { toneOverride: input.toneOverride }),
     brief: {
       channel: input.channel,
       goal: input.goal,
       topic: input.topic.trim(),
-      assets,
+      assets: input.assets ?? [],
       captionLimit: rules.captionLimit,
       captionLimitWithMedia: rules.captionLimitWithMedia,
       maxHashtags: rules.maxHashtags,
@@ -72,7 +86,21 @@ export async function generatePostDraft({
     seed,
     requestId,
   });
+  return { ...draft, seed };
+}
 
+/** Generate post: the caller's brand, a draft, and only then one insert. Nothing is saved on any failure. */
+export async function generatePostDraft({
+  principal,
+  input,
+  requestId,
+}: {
+  principal: Principal;
+  input: GeneratePostInput;
+  requestId?: string;
+}): Promise<PostView> {
+  const brand = await getBrandForPrincipal({ principal, brandId: input.brandId });
+  const draft = await draftPost({ brand, input, requestId });
   const db = await getDb();
   // Millisecond timestamps from here, so list cursors (JavaScript dates) compare exactly.
   const now = new Date();
@@ -85,11 +113,11 @@ export async function generatePostDraft({
       channel: input.channel,
       goal: input.goal,
       topic: input.topic.trim(),
-      toneOverride,
-      assets,
+      toneOverride: input.toneOverride || null,
+      assets: input.assets ?? [],
       ...draft.content,
       status: "draft",
-      seed,
+      seed: draft.seed,
       provider: draft.provider,
       model: draft.model,
       latencyMs: draft.latencyMs,

@@ -128,10 +128,9 @@ export function writePost({
     } else if (structure === "compact") {
       paragraphs = [
         ...p(hook, 9),
-        ...p(together(careLine, valueLine), 6),
-        ...p(together(...moves.slice(0, 2)), 3),
-        ...p(mediaLine, 2),
-        ...p(cta, 8),
+        ...p(valueLine ?? careLine, 6),
+        ...p(moves[0], 3),
+        ...p(together(mediaLine, cta), 8),
       ];
     } else {
       paragraphs = [
@@ -149,8 +148,8 @@ export function writePost({
       structure === "compact"
         ? [
             ...p(`${emoji}${hook}`, 9),
-            ...p(together(careLine, valueLine), 6),
-            ...p(moves[0], 3),
+            ...p(careLine, 5),
+            ...p(valueLine, 6),
             ...p(together(mediaLine, cta), 8),
           ]
         : [
