@@ -198,7 +198,7 @@ describe("generate post: properties of every draft", () => {
     await fc.assert(
       fc.asyncProperty(brandArbitrary, briefArbitrary, async (brandFields, brief) => {
         const brand = brandRow(brandFields);
-        const assets = [
+        const assets: NonNullable<GeneratePostInput["assets"]> = [
           ...(brief.withLink ? [{ type: "link" as const, url: "https://example.com/more" }] : []),
           ...Array.from({ length: brief.images }, (_, index) => ({
             type: "image" as const,

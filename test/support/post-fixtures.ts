@@ -37,3 +37,23 @@ export function briefFor(
     maxHashtags: rules.maxHashtags,
   };
 }
+
+type Api = typeof import("./http").api;
+
+/** The seeded demo brand's id, as its owner sees it through GET /api/brands. */
+export async function demoBrandId(api: Api, token: string, server?: string) {
+  const response = await api("/api/brands", { token, server });
+  if (response.status !== 200)
+    throw new Error(`GET /api/brands answered ${response.status}: ${response.text}`);
+  const brand = response.body.items.find((item: { name: string }) => item.name === DEMO_BRAND.name);
+  if (!brand) throw new Error("The demo brand is missing.");
+  return brand.brandId as string;
+}
+
+/** Creates a brand through POST /api/brands and returns its id. */
+export async function createBrand(api: Api, token: string, fields: Record<string, unknown>, server?: string) {
+  const response = await api("/api/brands", { method: "POST", token, json: fields, server });
+  if (response.status !== 201)
+    throw new Error(`POST /api/brands answered ${response.status}: ${response.text}`);
+  return response.body.brandId as string;
+}
