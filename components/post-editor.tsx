@@ -64,7 +64,7 @@ export function PostEditor({
             <label htmlFor="caption" className="text-sm font-medium text-slate-700">
               Caption
             </label>
-            <CharacterCount length={content.caption.length} limit={limit} />
+            <CharacterCount length={content.caption.length} limit={limit} testId="caption-count" />
           </div>
           <PostTextArea
             id="caption"

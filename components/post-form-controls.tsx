@@ -12,12 +12,19 @@ export function PostTextArea({ className = "", ...props }: TextareaHTMLAttribute
 }
 
 /** "1,234 / 2,200", red past the limit. */
-export function CharacterCount({ length, limit, id }: { length: number; limit: number; id?: string }) {
+export function CharacterCount({
+  length,
+  limit,
+  testId,
+}: {
+  length: number;
+  limit: number;
+  testId?: string;
+}) {
   const over = length > limit;
   return (
     <span
-      id={id}
-      data-testid="caption-count"
+      data-testid={testId}
       aria-live="polite"
       className={`text-xs tabular-nums ${over ? "font-semibold text-red-600" : "text-slate-500"}`}
     >

@@ -52,7 +52,7 @@ export function PostMediaPlan({ plan, onChange }: { plan: MediaPlan; onChange: (
             </div>
             <PostTextArea
               aria-label={`Media item ${index + 1} description`}
-              rows={2}
+              rows={3}
               maxLength={600}
               value={item.description}
               onChange={(event) => edit(index, { description: event.target.value })}
@@ -61,7 +61,7 @@ export function PostMediaPlan({ plan, onChange }: { plan: MediaPlan; onChange: (
               <span className="text-xs font-medium text-slate-600">Alt text</span>
               <PostTextArea
                 aria-label={`Media item ${index + 1} alt text`}
-                rows={1}
+                rows={2}
                 maxLength={400}
                 value={item.altText}
                 onChange={(event) => edit(index, { altText: event.target.value })}

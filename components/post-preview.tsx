@@ -100,8 +100,10 @@ export function PostPreview({
         </div>
         <Media post={post} brandName={brandName} />
         <div className="space-y-1.5 p-3">
-          <div className="flex gap-3 text-lg text-slate-700" aria-hidden>
-            ♡ <span>💬</span> <span>↗</span>
+          <div className="flex gap-4 text-lg text-slate-700" aria-hidden>
+            <span>♡</span>
+            <span>○</span>
+            <span>➤</span>
           </div>
           <Caption text={post.caption} fold={FOLD.instagram} lead={handle} />
           <Tags tags={post.hashtags} />
@@ -156,7 +158,7 @@ export function PostPreview({
             {rest.length ? `\n${rest.join("\n")}` : ""}
           </p>
           <Tags tags={post.hashtags} />
-          <p className="text-right text-xs text-slate-400">👁 1 · now</p>
+          <p className="text-right text-xs text-slate-400">1 view · now</p>
         </div>
       </div>
     </div>

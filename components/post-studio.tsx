@@ -146,7 +146,7 @@ export function PostStudio({ postId }: { postId?: string }) {
 
   return (
     <div className="grid items-start gap-6 lg:grid-cols-[340px_1fr]">
-      <div className="space-y-6 lg:sticky lg:top-6">
+      <div className="space-y-6">
         <Card>
           <h2 className="mb-4 font-semibold">Brief</h2>
           {brands.isPending && <p className="text-sm text-slate-500">Loading your brands…</p>}

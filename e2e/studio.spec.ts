@@ -19,7 +19,7 @@ test("write a brief, generate, edit, regenerate, go back to the first draft, sav
 }) => {
   await signIn(page, "/studio");
   await expect(page.getByText("No draft yet")).toBeVisible();
-  await expect(page.getByLabel("Brand")).toContainText("Northwind Coffee");
+  await expect(page.getByRole("combobox", { name: /^Brand/ })).toContainText("Northwind Coffee");
   await page.screenshot({ path: "screenshots/studio-empty.png", fullPage: true });
 
   await page.getByText("Instagram", { exact: true }).click();
@@ -66,7 +66,7 @@ test("write a brief, generate, edit, regenerate, go back to the first draft, sav
   await drafts.filter({ hasText: "Draft 1" }).click();
   await expect(page).toHaveURL(firstUrl);
   await expect(caption(page)).toHaveValue(EDIT);
-  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByTestId("save-status")).toHaveText("Saved");
 
   await page.reload();
@@ -100,7 +100,7 @@ test("hashtag chips keep the limit and the tag rules", async ({ page }) => {
   await expect(chips.filter({ hasText: "#ColdBrew" })).toHaveCount(1);
   await expect(count).toHaveText(`${before} / 5`);
   await page.screenshot({ path: "screenshots/studio-linkedin.png", fullPage: true });
-  await page.getByRole("button", { name: "Save" }).click();
+  await page.getByRole("button", { name: "Save", exact: true }).click();
   await expect(page.getByTestId("save-status")).toHaveText("Saved");
 });
 

@@ -10,6 +10,8 @@ const STOPWORDS = new Set(
     "week today tomorrow tonight next last year years month months day days time times " +
     "one two three four five six seven eight nine ten first second third fourth fifth best top big small " +
     "great good really thing things lot lots people everyone everything something anything " +
+    "make makes made take takes took pick picks picked come comes came see sees use uses try tries find " +
+    "finds know knows want wants need needs like likes love loves keep keeps give gives " +
     "january february march april may june july august september october november december " +
     "monday tuesday wednesday thursday friday saturday sunday"
   ).split(" "),
