@@ -11,9 +11,9 @@ import { CHANNEL_RULES, type GeneratePostInput, type PostView } from "@/lib/cont
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import { assertBrandHasContext, assertBriefLongEnough } from "./check-brief";
-import { moderateContent } from "./moderate-content";
+import { moderateContent, moderationError } from "./moderate-content";
 import { toPostView } from "./post-view";
-import { type Draft, moderationError, writeDraft } from "./write-draft";
+import { type Draft, writeDraft } from "./write-draft";
 
 async function assertBriefAllowed({
   input,

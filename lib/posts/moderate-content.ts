@@ -1,5 +1,6 @@
 import type { TextModelChoice } from "@/lib/ai/model-choice";
 import { moderateWithProvider } from "@/lib/ai/moderation";
+import { ApiError } from "@/lib/api/api-error";
 import { POLICY_TERMS } from "./content-policy";
 import { findTerms, findTermsInHashtag } from "./term-match";
 
@@ -50,4 +51,15 @@ export async function moderateContent({
     if (provider?.flagged && !provider.categories.length) categories.add("provider_flagged");
   }
   return categories.size ? { stage, categories: [...categories], terms: [...terms] } : null;
+}
+
+/** moderation_required, naming the terms (or the provider's categories) so the marketer knows what to change. */
+export function moderationError(flag: ModerationFlag) {
+  const what = flag.stage === "brief" ? "The brief" : "The generated post";
+  const named = flag.terms.length ? `: ${flag.terms.join(", ")}` : ` (${flag.categories.join(", ")})`;
+  return new ApiError(
+    "moderation_required",
+    `${what} was flagged by moderation${named}. Change the wording and try again. Nothing was saved.`,
+    { details: flag },
+  );
 }

@@ -8,7 +8,7 @@ import { log } from "@/lib/log";
 import { briefPrompt } from "./brief-prompt";
 import { channelRuleIssues, type PostContent, repairDraft } from "./channel-rules";
 import { draftOutput } from "./draft-output";
-import { type ModerationFlag, moderateContent } from "./moderate-content";
+import { type ModerationFlag, moderateContent, moderationError } from "./moderate-content";
 
 /** Model calls per draft: the first try and two more. Each is bounded by the choice's timeout. */
 export const MAX_ATTEMPTS = 3;
@@ -24,16 +24,6 @@ export type Draft = {
 };
 
 const sum = (a: number | null, b: number | undefined) => (b === undefined ? a : (a ?? 0) + b);
-
-export function moderationError(flag: ModerationFlag) {
-  const what = flag.stage === "brief" ? "The brief" : "The generated post";
-  const named = flag.terms.length ? `: ${flag.terms.join(", ")}` : ` (${flag.categories.join(", ")})`;
-  return new ApiError(
-    "moderation_required",
-    `${what} was flagged by moderation${named}. Change the wording and try again. Nothing was saved.`,
-    { details: flag },
-  );
-}
 
 /**
  * Asks the model for a draft, repairs it to the channel's rules, and moderates it. A failed call, unusable
