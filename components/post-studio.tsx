@@ -93,7 +93,7 @@ export function PostStudio({ postId }: { postId?: string }) {
   useEffect(() => {
     if (brief) return;
     if (active.data) setBrief(briefOf(active.data));
-    else if (!activeId && brands.data?.length) {
+    else if ((!activeId || active.error) && brands.data?.length) {
       setBrief({
         brandId: brands.data[0].brandId,
         channel: "linkedin",
@@ -103,7 +103,7 @@ export function PostStudio({ postId }: { postId?: string }) {
         assets: [],
       });
     }
-  }, [brief, active.data, activeId, brands.data]);
+  }, [brief, active.data, active.error, activeId, brands.data]);
 
   function select(id: string) {
     setActiveId(id);
