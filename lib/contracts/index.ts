@@ -1,3 +1,4 @@
+import { brandContext, createBrand, getBrand, listBrands, updateBrand, uploadAvatar } from "./brands";
 import { backendConnectCheck } from "./health";
 import { createApiKey, listApiKeys, revokeApiKey } from "./keys";
 import type { Operation } from "./operation";
@@ -11,6 +12,12 @@ export const operations: Operation[] = [
   listApiKeys,
   createApiKey,
   revokeApiKey,
+  listBrands,
+  createBrand,
+  getBrand,
+  updateBrand,
+  brandContext,
+  uploadAvatar,
   generatePost,
   getPost,
   updatePost,
