@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { DEMO_BRAND } from "@/db/seed";
 import { LocalPostModel } from "@/lib/ai/local/local-model";
 import { readBrandPrompt } from "@/lib/ai/local/read-brand-prompt";
+import { topicForms } from "@/lib/ai/local/topic";
 import { chooseTextModel } from "@/lib/ai/model-choice";
 import { type BrandVoice, buildBrandPrompt } from "@/lib/brands/brand-prompt";
 import { CHANNELS, type Channel, GOALS, type Goal } from "@/lib/contracts/posts";
@@ -216,6 +217,21 @@ describe("the local model", () => {
       "Barista pouring a flat white.",
       "Bags of beans on a shelf.",
     ]);
+  });
+});
+
+describe("topicForms", () => {
+  it("keeps a short topic whole and cuts a long one at a comma or a word, never on a dangling word", () => {
+    expect(topicForms("How we pick the farms our beans come from").title).toBe(
+      "How we pick the farms our beans come from",
+    );
+    expect(topicForms(PRODUCT).title).toBe("Our new Ethiopian single-origin espresso");
+    // Cut at 80 characters, "… grinder for the" would dangle; the words that lead nowhere go.
+    const long = `A guide to brewing better espresso at home with a small grinder for the ${"x".repeat(20)}`;
+    expect(topicForms(long).short).toBe("A guide to brewing better espresso at home with a small grinder");
+    expect(topicForms("why we switched to oat milk: the full story").short).toBe(
+      "Why we switched to oat milk",
+    );
   });
 });
 

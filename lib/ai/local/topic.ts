@@ -59,10 +59,12 @@ export function shorten(text: string, max: number) {
     const beforeComma = firstClause.slice(0, max + 1).split(/,\s/)[0];
     if (beforeComma.length <= max && beforeComma.split(/\s+/).length >= 3) firstClause = beforeComma;
   }
-  let result = firstClause.length <= max ? firstClause : firstClause.slice(0, max + 1).replace(/\s+\S*$/, "");
-  if (!result) result = text.slice(0, max);
+  const tidy = (result: string) => result.replace(/[\s,;:—–-]+$/, "");
+  if (firstClause.length <= max) return tidy(firstClause) || text.slice(0, max);
+  // Cut mid-phrase: drop the words that only lead into what was cut off.
+  let result = firstClause.slice(0, max + 1).replace(/\s+\S*$/, "") || text.slice(0, max);
   while (TRAILING_FILLER.test(result)) result = result.replace(TRAILING_FILLER, "");
-  return result.replace(/[\s,;:—–-]+$/, "");
+  return tidy(result);
 }
 
 export function topicForms(topic: string): TopicForms {
