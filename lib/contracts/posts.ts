@@ -219,6 +219,8 @@ export const generatePost = defineOperation({
     "brand_context_missing",
     "moderation_required",
     "generation_failed",
+    "rate_limited",
+    "idempotency_conflict",
     "internal_error",
   ],
 });
