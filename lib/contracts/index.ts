@@ -2,6 +2,7 @@ import { brandContext, createBrand, getBrand, listBrands, updateBrand, uploadAva
 import { backendConnectCheck } from "./health";
 import { createApiKey, listApiKeys, revokeApiKey } from "./keys";
 import type { Operation } from "./operation";
+import { generatePost, getPost, listPosts, updatePost } from "./posts";
 import { signUp } from "./users";
 import { cancelVideoJob, generateVideo, getVideoJobStatus, listVideoJobs } from "./video";
 
@@ -18,6 +19,10 @@ export const operations: Operation[] = [
   updateBrand,
   brandContext,
   uploadAvatar,
+  generatePost,
+  getPost,
+  updatePost,
+  listPosts,
   generateVideo,
   getVideoJobStatus,
   listVideoJobs,

@@ -1,0 +1,31 @@
+import { withApi } from "@/lib/api/handler";
+import { withIdempotency } from "@/lib/api/idempotency";
+import { enforceRateLimit, rateLimitSubject } from "@/lib/api/rate-limit";
+import { readJson } from "@/lib/api/read-request";
+import { withAuth } from "@/lib/api/with-auth";
+import { generatePost, generatePostBody } from "@/lib/contracts/posts";
+import { generatePostDraft } from "@/lib/posts/generate-post-draft";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withApi(
+  withAuth(async (req, { principal, requestId }) => {
+    const input = await readJson(req, generatePostBody);
+    const subject = rateLimitSubject(principal);
+    const limitHeaders = await enforceRateLimit({ bucket: "generate", subject });
+    return withIdempotency({
+      req,
+      subject,
+      operation: generatePost.id,
+      body: input,
+      execute: async () => {
+        const post = await generatePostDraft({ principal, input, requestId });
+        return Response.json(post, {
+          status: 201,
+          headers: { Location: `/api/posts/${post.postId}`, ...limitHeaders },
+        });
+      },
+    });
+  }),
+  { docId: generatePost.id },
+);
