@@ -10,14 +10,17 @@ import {
 } from "./video-job-store";
 import type { VideoRenderJobData } from "./video-queue";
 
-/** How often a running render writes its progress and checks that it still owns the job. */
+/** How often a running render checks that it still owns the job, even while its progress is quiet. */
 const TICK_MS = 1000;
+/** Progress is written as it comes, but not more often than this. */
+const MIN_WRITE_GAP_MS = 250;
 
 class RenderStopped extends Error {}
 
 /**
- * Writes progress once a tick and notices when the job is no longer this attempt's (canceled, or
- * retried elsewhere); then `onLost` stops the render.
+ * Writes progress as the render reports it (at most every 250 ms) and at least once a second, and
+ * notices when the job is no longer this attempt's (canceled, or retried elsewhere); then `onLost` stops
+ * the render.
  */
 function trackProgress(options: {
   videoJobId: string;
@@ -28,9 +31,8 @@ function trackProgress(options: {
   const { videoJobId, attempt, initialEstimate, onLost } = options;
   const startedAt = Date.now();
   let reported = 0;
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let inFlight: Promise<void> = Promise.resolve();
+  let lastWriteAt = 0;
+  let writing: Promise<void> | null = null;
 
   const tick = async () => {
     const progress = Math.min(99, Math.floor(reported));
@@ -47,22 +49,22 @@ function trackProgress(options: {
       log.warn("video_progress_write_failed", { jobId: videoJobId, error });
     }
   };
-  const schedule = () => {
-    timer = setTimeout(() => {
-      inFlight = tick().finally(() => {
-        if (!stopped) schedule();
-      });
-    }, TICK_MS);
+  const write = () => {
+    if (writing) return;
+    lastWriteAt = Date.now();
+    writing = tick().finally(() => {
+      writing = null;
+    });
   };
-  schedule();
+  const timer = setInterval(write, TICK_MS);
   return {
     report: (percent: number) => {
       reported = Math.max(reported, percent);
+      if (Date.now() - lastWriteAt >= MIN_WRITE_GAP_MS) write();
     },
     async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await inFlight;
+      clearInterval(timer);
+      await writing;
     },
   };
 }
