@@ -1,4 +1,6 @@
 import Link from "next/link";
+import { getSession } from "@/lib/auth/get-session";
+import { SignOutButton } from "./auth/sign-out-button";
 
 export const NAV_ITEMS = [
   { href: "/studio", label: "Studio" },
@@ -8,7 +10,8 @@ export const NAV_ITEMS = [
   { href: "/settings", label: "Settings" },
 ] as const;
 
-export function SiteHeader() {
+export async function SiteHeader() {
+  const session = await getSession();
   return (
     <header className="border-b border-slate-200 bg-white">
       <div className="mx-auto flex h-14 max-w-6xl items-center gap-8 px-6">
@@ -27,6 +30,23 @@ export function SiteHeader() {
             </Link>
           ))}
         </nav>
+        <div className="ml-auto flex items-center gap-2 text-sm">
+          {session?.user ? (
+            <>
+              <span data-testid="signed-in-as" className="text-slate-500">
+                {session.user.email}
+              </span>
+              <SignOutButton />
+            </>
+          ) : (
+            <Link
+              href="/login"
+              className="rounded-md bg-brand-600 px-3 py-1.5 font-medium text-white hover:bg-brand-700"
+            >
+              Sign in
+            </Link>
+          )}
+        </div>
       </div>
     </header>
   );

@@ -4,6 +4,7 @@ import { startTestServer } from "./support/test-server";
 declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
+    authSecret: string;
   }
 }
 
@@ -11,5 +12,6 @@ declare module "vitest" {
 export default async function setup(project: TestProject) {
   const server = await startTestServer();
   project.provide("baseUrl", server.url);
+  project.provide("authSecret", server.authSecret);
   return () => server.stop();
 }

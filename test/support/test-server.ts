@@ -11,6 +11,7 @@ const ROOT = path.resolve(__dirname, "..", "..");
 
 export type TestServer = {
   url: string;
+  authSecret: string;
   dataDir: string;
   databaseUrl?: string;
   /** Everything the server printed so far (stdout and stderr). */
@@ -83,11 +84,12 @@ export async function startTestServer(
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bs-test-"));
   const database = process.env.DATABASE_URL ? await createTestDatabase(process.env.DATABASE_URL) : undefined;
+  const authSecret = `test-secret-${randomBytes(16).toString("hex")}`;
   const child = spawnNext(port, {
     PORT: String(port),
     DATA_DIR: dataDir,
     DATABASE_URL: database?.url,
-    AUTH_SECRET: `test-secret-${randomBytes(16).toString("hex")}`,
+    AUTH_SECRET: authSecret,
     NEXTAUTH_URL: `http://127.0.0.1:${port}`,
     ...options.env,
   });
@@ -116,5 +118,5 @@ export async function startTestServer(
     await stop();
     throw new Error(`${(error as Error).message}\n--- server output ---\n${output}`);
   }
-  return { url, dataDir, databaseUrl: database?.url, logs: () => output, stop };
+  return { url, authSecret, dataDir, databaseUrl: database?.url, logs: () => output, stop };
 }

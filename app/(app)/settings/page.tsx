@@ -1,0 +1,15 @@
+import { ApiKeysPanel } from "@/components/auth/api-keys-panel";
+
+export const metadata = { title: "Settings" };
+
+export default function SettingsPage() {
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight">Settings</h1>
+        <p className="text-sm text-slate-600">API keys for scripts and integrations.</p>
+      </div>
+      <ApiKeysPanel />
+    </div>
+  );
+}

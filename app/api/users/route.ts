@@ -1,0 +1,19 @@
+import { ApiError } from "@/lib/api/api-error";
+import { withApi } from "@/lib/api/handler";
+import { readJson } from "@/lib/api/read-request";
+import { createUser } from "@/lib/auth/users";
+import { config } from "@/lib/config";
+import { signUp, signUpBody } from "@/lib/contracts/users";
+
+export const POST = withApi(
+  async (req) => {
+    if (!config.allowSignup) throw new ApiError("not_found", "Sign-up is turned off on this server.");
+    const input = await readJson(req, signUpBody);
+    const user = await createUser(input);
+    return Response.json(
+      { userId: user.id, email: user.email, name: user.name },
+      { status: 201, headers: { Location: `/api/users/${user.id}` } },
+    );
+  },
+  { docId: signUp.id },
+);

@@ -1,0 +1,29 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { SignupForm } from "@/components/auth/signup-form";
+import { Card } from "@/components/ui";
+import { config } from "@/lib/config";
+
+export const metadata = { title: "Create an account" };
+export const dynamic = "force-dynamic";
+
+export default function SignupPage() {
+  if (!config.allowSignup) notFound();
+  return (
+    <div className="mx-auto max-w-sm space-y-6 pt-6">
+      <div className="space-y-1 text-center">
+        <h1 className="text-2xl font-semibold tracking-tight">Create your Brand Studio account</h1>
+        <p className="text-sm text-slate-600">Set up a brand, then write your first post.</p>
+      </div>
+      <Card>
+        <SignupForm />
+      </Card>
+      <p className="text-center text-sm text-slate-600">
+        Already have an account?{" "}
+        <Link href="/login" className="font-medium text-brand-600 hover:underline">
+          Sign in
+        </Link>
+      </p>
+    </div>
+  );
+}

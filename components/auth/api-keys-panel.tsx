@@ -1,0 +1,148 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import type { z } from "zod";
+import { Button, Card, ErrorNotice, Field, TextInput } from "@/components/ui";
+import { callApi } from "@/lib/client/api-client";
+import {
+  createApiKey,
+  type createApiKeyResponse,
+  listApiKeys,
+  type listApiKeysResponse,
+  revokeApiKey,
+} from "@/lib/contracts/keys";
+
+const formatDate = (value: string | null) => (value ? new Date(value).toLocaleString() : "Never");
+
+export function ApiKeysPanel() {
+  const queryClient = useQueryClient();
+  const [created, setCreated] = useState<z.infer<typeof createApiKeyResponse> | null>(null);
+  const [copied, setCopied] = useState(false);
+
+  const keys = useQuery({
+    queryKey: ["api-keys"],
+    queryFn: async () => (await callApi<z.infer<typeof listApiKeysResponse>>(listApiKeys)).data,
+  });
+  const create = useMutation({
+    mutationFn: async (name: string) =>
+      (await callApi<z.infer<typeof createApiKeyResponse>>(createApiKey, { body: { name } })).data,
+    onSuccess: (key) => {
+      setCreated(key);
+      setCopied(false);
+      void queryClient.invalidateQueries({ queryKey: ["api-keys"] });
+    },
+  });
+  const revoke = useMutation({
+    mutationFn: async (keyId: string) => callApi(revokeApiKey, { params: { keyId } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["api-keys"] }),
+  });
+
+  function onCreate(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    create.mutate(String(new FormData(form).get("name")), { onSuccess: () => form.reset() });
+  }
+
+  return (
+    <div className="space-y-6">
+      <Card>
+        <h2 className="font-semibold">Create an API key</h2>
+        <p className="mt-1 text-sm text-slate-600">
+          Scripts and integrations send it as{" "}
+          <code className="rounded bg-slate-100 px-1">Authorization: Bearer …</code>.
+        </p>
+        <form onSubmit={onCreate} className="mt-4 flex items-end gap-3">
+          <div className="flex-1">
+            <Field label="Key name">
+              <TextInput name="name" placeholder="Publishing script" required maxLength={100} />
+            </Field>
+          </div>
+          <Button type="submit" disabled={create.isPending}>
+            {create.isPending ? "Creating…" : "Create key"}
+          </Button>
+        </form>
+        {create.error && (
+          <div className="mt-3">
+            <ErrorNotice message={create.error.message} />
+          </div>
+        )}
+        {created && (
+          <div
+            data-testid="new-api-key"
+            className="mt-4 space-y-2 rounded-lg border border-amber-200 bg-amber-50 p-4"
+          >
+            <p className="text-sm font-medium text-amber-900">
+              Copy this key now. It will not be shown again.
+            </p>
+            <div className="flex items-center gap-2">
+              <code className="flex-1 break-all rounded bg-white px-2 py-1 font-mono text-sm">
+                {created.key}
+              </code>
+              <Button
+                variant="secondary"
+                onClick={async () => {
+                  await navigator.clipboard.writeText(created.key).catch(() => {});
+                  setCopied(true);
+                }}
+              >
+                {copied ? "Copied" : "Copy"}
+              </Button>
+            </div>
+          </div>
+        )}
+      </Card>
+
+      <Card>
+        <h2 className="font-semibold">Your API keys</h2>
+        {keys.isPending && <p className="mt-4 text-sm text-slate-500">Loading keys…</p>}
+        {keys.error && (
+          <div className="mt-4">
+            <ErrorNotice message={keys.error.message} onRetry={() => keys.refetch()} />
+          </div>
+        )}
+        {keys.data && keys.data.items.length === 0 && (
+          <p className="mt-4 text-sm text-slate-500">
+            No keys yet. Create one above to call the API from a script.
+          </p>
+        )}
+        {keys.data && keys.data.items.length > 0 && (
+          <table className="mt-4 w-full text-left text-sm">
+            <thead className="text-xs uppercase text-slate-500">
+              <tr>
+                <th className="py-2">Name</th>
+                <th>Key</th>
+                <th>Created</th>
+                <th>Last used</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {keys.data.items.map((key) => (
+                <tr key={key.keyId} data-testid="api-key-row">
+                  <td className="py-2 font-medium">{key.name}</td>
+                  <td className="font-mono text-slate-600">{key.hint}</td>
+                  <td className="text-slate-600">{formatDate(key.createdAt)}</td>
+                  <td className="text-slate-600">{formatDate(key.lastUsedAt)}</td>
+                  <td className="text-right">
+                    <Button
+                      variant="danger"
+                      disabled={revoke.isPending}
+                      onClick={() => {
+                        if (window.confirm(`Revoke "${key.name}"? Scripts using it stop working at once.`)) {
+                          revoke.mutate(key.keyId);
+                        }
+                      }}
+                    >
+                      Revoke
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Card>
+    </div>
+  );
+}

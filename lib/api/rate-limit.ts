@@ -1,0 +1,62 @@
+import { lt, sql } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { rateLimitBuckets } from "@/db/schema";
+import type { Principal } from "@/lib/auth/authenticate";
+import { ApiError } from "./api-error";
+
+/** Requests per minute per credential, by kind of work. Generation is what costs money, so it is limited. */
+const LIMITS = {
+  generate: () => Number(process.env.RATE_LIMIT_GENERATE_PER_MINUTE) || 20,
+  video: () => Number(process.env.RATE_LIMIT_VIDEO_PER_MINUTE) || 10,
+} as const;
+
+export type RateLimitBucket = keyof typeof LIMITS;
+const WINDOW_SECONDS = 60;
+
+/**
+ * Counts one request in a fixed one-minute window kept in the database, so every web process shares it.
+ * Throws rate_limited past the limit; otherwise returns the X-RateLimit-* headers for the response.
+ */
+export async function enforceRateLimit({
+  bucket,
+  subject,
+}: {
+  bucket: RateLimitBucket;
+  subject: string;
+}): Promise<Record<string, string>> {
+  const db = await getDb();
+  const limit = LIMITS[bucket]();
+  const now = Date.now();
+  const windowStart = new Date(Math.floor(now / (WINDOW_SECONDS * 1000)) * WINDOW_SECONDS * 1000);
+  const resetSeconds = Math.ceil((windowStart.getTime() + WINDOW_SECONDS * 1000 - now) / 1000);
+  const [{ count }] = await db
+    .insert(rateLimitBuckets)
+    .values({ key: `${bucket}:${subject}`, windowStart, count: 1 })
+    .onConflictDoUpdate({
+      target: [rateLimitBuckets.key, rateLimitBuckets.windowStart],
+      set: { count: sql`${rateLimitBuckets.count} + 1` },
+    })
+    .returning({ count: rateLimitBuckets.count });
+  // Old windows are useless; sweep them now and then rather than on every request.
+  if (Math.random() < 0.01) {
+    await db.delete(rateLimitBuckets).where(lt(rateLimitBuckets.windowStart, new Date(now - 3600_000)));
+  }
+  const headers = {
+    "X-RateLimit-Limit": String(limit),
+    "X-RateLimit-Remaining": String(Math.max(0, limit - count)),
+    "X-RateLimit-Reset": String(Math.ceil(windowStart.getTime() / 1000) + WINDOW_SECONDS),
+  };
+  if (count > limit) {
+    throw new ApiError(
+      "rate_limited",
+      `Too many requests: at most ${limit} a minute. Try again in ${resetSeconds} s.`,
+      {
+        headers: { ...headers, "Retry-After": String(resetSeconds) },
+      },
+    );
+  }
+  return headers;
+}
+
+/** The subject a principal's requests are counted under: the API key, or the user for access tokens. */
+export const rateLimitSubject = (principal: Principal) => principal.apiKeyId ?? principal.userId;

@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { idOf } from "./common";
+import { defineOperation } from "./operation";
+
+export const signUpBody = z.object({
+  email: z.email("Enter a valid email address.").max(254).meta({ example: "maria@example.com" }),
+  password: z
+    .string()
+    .min(8, "Use at least 8 characters for the password.")
+    .max(200, "Use at most 200 characters for the password.")
+    .meta({ example: "correct-horse-battery" }),
+  name: z
+    .string()
+    .trim()
+    .max(100, "Use at most 100 characters for the name.")
+    .optional()
+    .meta({ example: "Maria" }),
+});
+
+export const signUpResponse = z.object({
+  userId: idOf("usr"),
+  email: z.string(),
+  name: z.string().nullable(),
+});
+
+export const signUp = defineOperation({
+  id: "sign-up",
+  title: "Sign up",
+  method: "POST",
+  path: "/api/users",
+  auth: "none",
+  summary: "Creates an account with an email and a password. Turned off when ALLOW_SIGNUP=false (then 404).",
+  body: signUpBody,
+  responses: {
+    201: { description: "The account was created.", schema: signUpResponse, headers: ["Location"] },
+  },
+  errors: ["invalid_request", "email_taken", "not_found", "internal_error"],
+});
