@@ -24,7 +24,7 @@ describe("GET /api/openapi.json", () => {
       Object.values(methods as Json).map((entry) => entry.operationId),
     );
     expect(ids.sort()).toEqual(operations.map((operation) => operation.id).sort());
-    expect(body.servers).toEqual([{ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) }]);
+    expect(body.servers).toEqual([{ url: "/" }]);
   });
 });
 
@@ -36,7 +36,8 @@ describe("the OpenAPI document", () => {
   it("is rejected by the validator when it is broken (the validator is really checking)", async () => {
     const broken = structuredClone(document);
     const [first] = operations;
-    delete broken.paths[first.path][first.method.toLowerCase()].responses;
+    const responses = broken.paths[first.path][first.method.toLowerCase()].responses;
+    delete Object.values(responses as Json)[0].description;
     expect((await validate(broken)).valid).toBe(false);
   });
 

@@ -4,9 +4,6 @@ import { loadCards } from "@/lib/docs/load-cards";
 
 export const metadata: Metadata = { title: "API docs" };
 
-// Cards are read and validated at build time: an invalid card fails `next build`, naming the file and field.
-export const dynamic = "force-static";
-
 export default function ApiDocsIndexPage() {
   const cards = loadCards().map(({ card }) => ({
     id: card.id,

@@ -26,7 +26,7 @@ type PollState = {
 };
 
 /** Polls a video job at its Retry-After interval, as a client should, and plays the video when it is done. */
-export function JobPoller({ jobId, getToken }: { jobId: string; getToken: () => Promise<string | null> }) {
+export function JobPoller({ jobId }: { jobId: string }) {
   const statusOperation = operations.find((operation) => operation.id === "video-job-status");
   const [state, setState] = useState<PollState | null>(null);
   const [polling, setPolling] = useState(false);
@@ -48,11 +48,7 @@ export function JobPoller({ jobId, getToken }: { jobId: string; getToken: () => 
     setFailure(null);
     for (let polls = 1; run === generation.current; polls++) {
       try {
-        const response = await sendRequest({
-          method: "GET",
-          url: fillPath(statusOperation.path, { jobId }),
-          token: await getToken(),
-        });
+        const response = await sendRequest({ method: "GET", url: fillPath(statusOperation.path, { jobId }) });
         if (run !== generation.current) return;
         const job = (response.body ?? {}) as JobView;
         const retryAfter = Number(headerOf(response, "retry-after") ?? DEFAULT_INTERVAL_SECONDS);

@@ -1,3 +1,5 @@
+import { authorizedFetch } from "@/lib/client/api-client";
+
 export type LiveResponse = {
   status: number;
   ms: number;
@@ -6,23 +8,22 @@ export type LiveResponse = {
   body: unknown;
 };
 
-/** Sends one request to this backend as the test panel does: the real route, the user's bearer token. */
+/**
+ * Sends one request to this backend as the test panel does: the real route, with the signed-in user's
+ * bearer token from the browser API client (none when signed out), and the raw answer kept for display.
+ */
 export async function sendRequest({
   method,
   url,
   body,
-  token,
 }: {
   method: string;
   url: string;
   body?: string;
-  token?: string | null;
 }): Promise<LiveResponse> {
-  const headers = new Headers();
-  if (token) headers.set("Authorization", `Bearer ${token}`);
-  if (body !== undefined) headers.set("Content-Type", "application/json");
+  const headers = body === undefined ? undefined : { "Content-Type": "application/json" };
   const started = performance.now();
-  const response = await fetch(url, { method, headers, body, cache: "no-store" });
+  const response = await authorizedFetch(url, { method, headers, body, cache: "no-store" });
   const text = await response.text();
   const ms = Math.round(performance.now() - started);
   let parsed: unknown = text === "" ? null : text;

@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useSession } from "next-auth/react";
 import { useEffect, useMemo, useState } from "react";
 import { operations } from "@/lib/contracts";
 import { operationUrl } from "@/lib/contracts/operation";
@@ -9,7 +10,6 @@ import { fillJson, fillPath, firstItem, NONCE, newNonce, PLACEHOLDER_SOURCES } f
 import { formatJson } from "./code-block";
 import { JobPoller } from "./job-poller";
 import { type LiveResponse, sendRequest } from "./send-request";
-import { useAccessToken } from "./use-access-token";
 import { VerdictBanner } from "./verdict-banner";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -48,7 +48,7 @@ const lookupOrder = (names: string[]) =>
 export function TestPanel({ cardId, method, testPath, testBody, mockOutput, placeholders }: Props) {
   const operation = operations.find((candidate) => candidate.id === cardId);
   const needsToken = operation?.auth !== "none";
-  const session = useAccessToken();
+  const session = useSession();
   const [values, setValues] = useState(
     (): Record<string, string> => (placeholders.includes(NONCE) ? { [NONCE]: newNonce() } : {}),
   );
@@ -70,7 +70,7 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
 
   // Fill path parameters from the signed-in user's own data: newest brand, its newest post, job or key.
   useEffect(() => {
-    if (session.state !== "signed_in") return;
+    if (session.status !== "authenticated") return;
     let canceled = false;
     (async () => {
       const found: Record<string, string> = {};
@@ -90,7 +90,6 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
           const response = await sendRequest({
             method: "GET",
             url: `${operationUrl(list.path)}${query.size ? `?${query}` : ""}`,
-            token: await session.getToken(),
           });
           const value = firstItem(response.body)?.[source.field];
           if (typeof value === "string") {
@@ -108,11 +107,11 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
     return () => {
       canceled = true;
     };
-  }, [session.state, session.getToken, placeholders]);
+  }, [session.status, placeholders]);
 
   const url = fillPath(testPath, values);
   const missing = placeholders.filter((name) => !values[name]);
-  const blockedBySignIn = needsToken && session.state !== "signed_in";
+  const blockedBySignIn = needsToken && session.status !== "authenticated";
 
   const send = async () => {
     setSending(true);
@@ -122,7 +121,6 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
         method,
         url,
         body: testBody === null ? undefined : fillJson(bodyText, values),
-        token: needsToken ? await session.getToken() : null,
       });
       const check = operation
         ? checkResponse(operation, response.status, response.body)
@@ -154,16 +152,16 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
         <h2 className="text-lg font-semibold">Try it against this backend</h2>
         <span className="text-xs text-slate-500">
           {needsToken
-            ? session.state === "signed_in"
+            ? session.status === "authenticated"
               ? "Sends your session's access token."
-              : session.state === "loading"
+              : session.status === "loading"
                 ? "Checking your session…"
                 : "Needs you to sign in."
             : "Public operation: no token needed."}
         </span>
       </div>
 
-      {blockedBySignIn && session.state === "signed_out" && (
+      {blockedBySignIn && session.status === "unauthenticated" && (
         <div data-testid="sign-in-prompt" className="rounded-md bg-brand-50 px-4 py-3 text-sm text-slate-700">
           This operation needs an access token.{" "}
           <Link
@@ -280,7 +278,7 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
               </tbody>
             </table>
           </details>
-          {jobId && <JobPoller key={jobId} jobId={jobId} getToken={session.getToken} />}
+          {jobId && <JobPoller key={jobId} jobId={jobId} />}
         </div>
       ) : (
         <div className="grid gap-3 lg:grid-cols-2">

@@ -4,7 +4,7 @@ import matter from "gray-matter";
 import type { z } from "zod";
 import { type Card, cardSchema } from "./card-schema";
 
-export const CARDS_DIR = path.join(process.cwd(), "content", "api");
+export const CARDS_DIR = path.join(/*turbopackIgnore: true*/ process.cwd(), "content", "api");
 
 export type LoadedCard = { card: Card; body: string; file: string };
 

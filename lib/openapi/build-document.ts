@@ -161,7 +161,7 @@ function operationObject(converter: SchemaConverter, operation: Operation) {
 }
 
 /** The OpenAPI 3.1 document of every operation in the registry. */
-export function buildOpenApiDocument(operations: readonly Operation[], options: { serverUrl?: string } = {}) {
+export function buildOpenApiDocument(operations: readonly Operation[]) {
   const converter = new SchemaConverter();
   const paths: Record<string, Record<string, JsonObject>> = {};
   for (const operation of operations) {
@@ -177,7 +177,8 @@ export function buildOpenApiDocument(operations: readonly Operation[], options: 
         "Generates on-brand social posts and videos. Every error answers the ErrorEnvelope body with a string " +
         "`code`; each operation's docs card at /api-docs/{operationId} explains it for frontend developers.",
     },
-    ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
+    // Relative: the API is served from wherever this document is, behind any proxy.
+    servers: [{ url: "/" }],
     security: [{ bearerAuth: [] }],
     paths,
     components: {
