@@ -4,8 +4,16 @@ import { loadCards } from "@/lib/docs/load-cards";
 
 export const metadata: Metadata = { title: "API docs" };
 
+const METHOD_ORDER = ["GET", "POST", "PATCH", "DELETE"];
+
 export default function ApiDocsIndexPage() {
-  const cards = loadCards().map(({ card }) => ({
+  // By resource, so a resource's operations sit together: path first, then GET, POST, PATCH, DELETE.
+  const sorted = loadCards().sort(
+    (a, b) =>
+      a.card.endpoint.localeCompare(b.card.endpoint) ||
+      METHOD_ORDER.indexOf(a.card.method) - METHOD_ORDER.indexOf(b.card.method),
+  );
+  const cards = sorted.map(({ card }) => ({
     id: card.id,
     title: card.title,
     method: card.method,

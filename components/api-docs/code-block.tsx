@@ -5,11 +5,14 @@ export function CodeBlock({
   title,
   code,
   copy = true,
+  wrap = false,
   testId,
 }: {
   title: string;
   code: string;
   copy?: boolean;
+  /** Wraps long lines (JSON to read) instead of scrolling them (commands to copy). */
+  wrap?: boolean;
   testId?: string;
 }) {
   return (
@@ -18,7 +21,9 @@ export function CodeBlock({
         <span>{title}</span>
         {copy && <CopyButton text={code} label={`Copy ${title}`} />}
       </figcaption>
-      <pre className="overflow-x-auto p-4 text-[13px] leading-relaxed">
+      <pre
+        className={`overflow-x-auto p-4 text-[13px] leading-relaxed ${wrap ? "whitespace-pre-wrap [overflow-wrap:anywhere]" : ""}`}
+      >
         <code>{code}</code>
       </pre>
     </figure>

@@ -77,7 +77,11 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
       for (const name of lookupOrder(placeholders)) {
         const source = PLACEHOLDER_SOURCES[name];
         const list = source && operations.find((candidate) => candidate.id === source.listOperation);
-        if (!source || !list) continue;
+        if (!source || !list) {
+          if (name !== NONCE)
+            setLookups((current) => ({ ...current, [name]: { state: "missing", note: "Type one." } }));
+          continue;
+        }
         setLookups((current) => ({ ...current, [name]: { state: "looking" } }));
         const query = new URLSearchParams(
           (source.needs ?? []).filter((need) => found[need]).map((need) => [need, found[need]]),
@@ -296,7 +300,10 @@ function JsonPane({ title, value, testId }: { title: string; value: unknown; tes
   return (
     <div className="min-w-0 overflow-hidden rounded-lg bg-slate-900 text-slate-100">
       <div className="border-b border-slate-700 px-3 py-1.5 text-xs text-slate-400">{title}</div>
-      <pre data-testid={testId} className="max-h-96 overflow-auto p-3 text-[12px] leading-relaxed">
+      <pre
+        data-testid={testId}
+        className="max-h-96 overflow-auto whitespace-pre-wrap p-3 text-[12px] leading-relaxed [overflow-wrap:anywhere]"
+      >
         {typeof value === "string" ? value : formatJson(value)}
       </pre>
     </div>

@@ -113,7 +113,7 @@ export default async function ApiCardPage({ params }: Params) {
         </section>
       )}
 
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="space-y-6">
         <FieldSection field="curl" title="curl">
           {isTodo(card.curl) ? (
             <TodoMark />
