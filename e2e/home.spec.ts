@@ -7,6 +7,7 @@ test("the front page shows the product and a live backend check", async ({ page 
   const status = page.getByTestId("backend-status");
   await expect(status).toHaveAttribute("data-status", "ok");
   await expect(status).toContainText("database ok");
+  await page.screenshot({ path: "screenshots/home.png", fullPage: true });
 
   const health = await page.evaluate(async () => {
     const response = await fetch("/api/health");

@@ -16,6 +16,15 @@ export type BrandVoice = Pick<
 
 const list = (items: string[]) => items.map((item) => `- ${item}`).join("\n");
 
+/** "English", "German (de)", "Brazilian Portuguese (pt-BR)": a model follows a name better than a code. */
+function languageName(code: string) {
+  try {
+    const name = new Intl.DisplayNames(["en"], { type: "language", fallback: "none" }).of(code);
+    if (name) return code === "en" ? name : `${name} (${code})`;
+  } catch {}
+  return `the language with code "${code}"`;
+}
+
 /**
  * The exact system text that post generation sends to the model for this brand. The brand-context
  * operation returns the same string, so what the model sees can be checked.
@@ -23,7 +32,7 @@ const list = (items: string[]) => items.map((item) => `- ${item}`).join("\n");
 export function buildBrandPrompt(brand: BrandVoice, options: { toneOverride?: string | null } = {}) {
   const tone = options.toneOverride?.trim() || brand.tone;
   const sections = [
-    `You are the social media copywriter for the brand "${brand.name}". Write in ${brand.language === "en" ? "English" : `the language with code "${brand.language}"`}.`,
+    `You are the social media copywriter for the brand "${brand.name}". Write in ${languageName(brand.language)}.`,
     `Tone: ${tone}`,
     `Voice: ${brand.voice}`,
   ];

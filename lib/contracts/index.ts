@@ -1,7 +1,20 @@
+import { brandContext, createBrand, getBrand, listBrands, updateBrand, uploadAvatar } from "./brands";
 import { backendConnectCheck } from "./health";
 import { createApiKey, listApiKeys, revokeApiKey } from "./keys";
 import type { Operation } from "./operation";
 import { signUp } from "./users";
 
 /** Every operation the API exposes. OpenAPI, the docs cards and the drift tests iterate over this list. */
-export const operations: Operation[] = [backendConnectCheck, signUp, listApiKeys, createApiKey, revokeApiKey];
+export const operations: Operation[] = [
+  backendConnectCheck,
+  signUp,
+  listApiKeys,
+  createApiKey,
+  revokeApiKey,
+  listBrands,
+  createBrand,
+  getBrand,
+  updateBrand,
+  brandContext,
+  uploadAvatar,
+];

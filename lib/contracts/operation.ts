@@ -19,6 +19,8 @@ export type Operation = {
   pathParams?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /** How the body is sent; JSON unless the operation takes a file upload. */
+  bodyContentType?: "application/json" | "multipart/form-data";
   /** Success responses by HTTP status. A 204 has no schema. */
   responses: Record<number, { description: string; schema?: z.ZodType; headers?: string[] }>;
   errors: ErrorCode[];

@@ -7,7 +7,8 @@ import type { PgBoss } from "pg-boss";
 export type QueueWorker = { name: string; start: (boss: PgBoss) => Promise<void> };
 
 export async function loadWorkers(): Promise<QueueWorker[]> {
-  return [];
+  const { avatarTrainingWorker } = await import("@/lib/brands/avatar-training");
+  return [avatarTrainingWorker];
 }
 
 export async function startWorkers(boss: PgBoss) {

@@ -1,0 +1,97 @@
+"use client";
+
+import { useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { Card, ErrorNotice } from "@/components/ui";
+import { ApiClientError } from "@/lib/client/api-client";
+import { AvatarPanel } from "../_components/avatar-panel";
+import { AvatarStatusBadge, BrandAvatar } from "../_components/avatar-status";
+import { BrandForm } from "../_components/brand-form";
+import { brandContextKey, brandKey, useBrand, useBrandContext } from "../_components/use-brand";
+
+function PromptPreview({ brandId }: { brandId: string }) {
+  const context = useBrandContext(brandId);
+  return (
+    <Card className="space-y-3">
+      <div>
+        <h2 className="font-semibold">What the model reads</h2>
+        <p className="text-sm text-slate-600">
+          The exact system prompt post generation sends for this brand.
+        </p>
+      </div>
+      {context.isPending && <div className="h-32 animate-pulse rounded-lg bg-slate-100" />}
+      {context.error && <ErrorNotice message={context.error.message} onRetry={() => context.refetch()} />}
+      {context.data && (
+        <pre
+          data-testid="brand-prompt"
+          className="max-h-96 overflow-auto whitespace-pre-wrap rounded-lg bg-slate-900 p-4 text-xs leading-relaxed text-slate-100"
+        >
+          {context.data.prompt}
+        </pre>
+      )}
+    </Card>
+  );
+}
+
+export function BrandSettings({ brandId }: { brandId: string }) {
+  const queryClient = useQueryClient();
+  const brand = useBrand(brandId);
+
+  if (brand.isPending) {
+    return (
+      <div aria-busy className="space-y-4">
+        <div className="h-10 w-64 animate-pulse rounded bg-slate-200" />
+        <div className="h-64 animate-pulse rounded-xl border border-slate-200 bg-white" />
+      </div>
+    );
+  }
+  if (brand.error) {
+    const notFound = brand.error instanceof ApiClientError && brand.error.status === 404;
+    return (
+      <div className="space-y-4">
+        <ErrorNotice
+          message={notFound ? "This brand does not exist, or it is not one of yours." : brand.error.message}
+          onRetry={notFound ? undefined : () => brand.refetch()}
+        />
+        <Link href="/brands" className="text-sm font-medium text-brand-600 hover:underline">
+          Back to your brands
+        </Link>
+      </div>
+    );
+  }
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <Link href="/brands" className="text-sm text-slate-500 hover:text-slate-800">
+          ← Brands
+        </Link>
+        <div className="mt-2 flex items-center gap-4">
+          <BrandAvatar brand={brand.data} size={56} />
+          <div>
+            <h1 className="text-2xl font-semibold tracking-tight">{brand.data.name}</h1>
+            <div className="mt-1 flex items-center gap-2 text-sm text-slate-500">
+              <AvatarStatusBadge status={brand.data.avatarStatus} />
+              <span>Updated {new Date(brand.data.updatedAt).toLocaleString()}</span>
+            </div>
+          </div>
+        </div>
+      </div>
+      <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
+        <BrandForm
+          key={brandId}
+          brand={brand.data}
+          onSaved={(saved) => {
+            queryClient.setQueryData(brandKey(brandId), saved);
+            void queryClient.invalidateQueries({ queryKey: brandContextKey(brandId) });
+            void queryClient.invalidateQueries({ queryKey: ["brands"] });
+          }}
+        />
+        <div className="space-y-6 lg:sticky lg:top-6">
+          <AvatarPanel brand={brand.data} />
+          <PromptPreview brandId={brandId} />
+        </div>
+      </div>
+    </div>
+  );
+}

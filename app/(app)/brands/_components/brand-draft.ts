@@ -1,0 +1,123 @@
+import {
+  type BrandResponse,
+  type CreateBrandInput,
+  createBrandBody,
+  type UpdateBrandInput,
+  updateBrandBody,
+} from "@/lib/contracts/brands";
+
+/** The settings form's state: lists are edited as one entry per line, hashtags as words. */
+export type BrandDraft = {
+  name: string;
+  tone: string;
+  voice: string;
+  audience: string;
+  language: string;
+  values: string;
+  doList: string;
+  dontList: string;
+  bannedWords: string;
+  defaultHashtags: string;
+  primaryColor: string;
+  secondaryColor: string;
+  monthlyVideoQuota: string;
+};
+
+export type DraftField = keyof BrandDraft;
+export type FieldErrors = Partial<Record<DraftField | "form", string>>;
+
+const LIST_FIELDS = ["values", "doList", "dontList", "bannedWords"] as const;
+
+export function toDraft(brand?: BrandResponse): BrandDraft {
+  return {
+    name: brand?.name ?? "",
+    tone: brand?.tone ?? "",
+    voice: brand?.voice ?? "",
+    audience: brand?.audience ?? "",
+    language: brand?.language ?? "en",
+    values: (brand?.values ?? []).join("\n"),
+    doList: (brand?.doList ?? []).join("\n"),
+    dontList: (brand?.dontList ?? []).join("\n"),
+    bannedWords: (brand?.bannedWords ?? []).join("\n"),
+    defaultHashtags: (brand?.defaultHashtags ?? []).join(" "),
+    primaryColor: brand?.primaryColor ?? "#1F2937",
+    secondaryColor: brand?.secondaryColor ?? "#F59E0B",
+    monthlyVideoQuota: brand?.monthlyVideoQuota == null ? "" : String(brand.monthlyVideoQuota),
+  };
+}
+
+const lines = (text: string) =>
+  text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean);
+
+/** The draft as the API's request fields; the contract's schema checks them, in the browser and on the server. */
+function toFields(draft: BrandDraft) {
+  const quota = draft.monthlyVideoQuota.trim();
+  return {
+    name: draft.name,
+    tone: draft.tone,
+    voice: draft.voice,
+    audience: draft.audience,
+    language: draft.language,
+    ...Object.fromEntries(LIST_FIELDS.map((field) => [field, lines(draft[field])])),
+    defaultHashtags: draft.defaultHashtags.split(/[\s,]+/).filter(Boolean),
+    primaryColor: draft.primaryColor,
+    secondaryColor: draft.secondaryColor,
+    // Not a number stays as typed, so the contract's "whole number" message shows.
+    monthlyVideoQuota: quota === "" ? null : Number.isNaN(Number(quota)) ? quota : Number(quota),
+  } as Record<string, unknown>;
+}
+
+/** Issues from the contract (in the browser or in a 400's details) next to the fields they name. */
+export function fieldErrors(issues: { path: string; message: string }[]): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of issues) {
+    const [field, index] = issue.path.split(".");
+    const key = (field in toDraft() ? field : "form") as DraftField | "form";
+    const message =
+      index !== undefined && key !== "defaultHashtags"
+        ? `Line ${Number(index) + 1}: ${issue.message}`
+        : issue.message;
+    errors[key] ??= message;
+  }
+  return errors;
+}
+
+type Checked<T> = { ok: true; body: T } | { ok: false; errors: FieldErrors };
+
+function check<T>(
+  schema: typeof createBrandBody | typeof updateBrandBody,
+  body: Record<string, unknown>,
+): Checked<T> {
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return { ok: true, body: body as T };
+  return {
+    ok: false,
+    errors: fieldErrors(
+      parsed.error.issues.map((issue) => ({
+        path: issue.path.join(".") || "(body)",
+        message: issue.message,
+      })),
+    ),
+  };
+}
+
+export function checkCreate(draft: BrandDraft): Checked<CreateBrandInput> {
+  return check(createBrandBody, toFields(draft));
+}
+
+/** Only the fields that differ from the saved brand, so a save never overwrites what it did not touch. */
+export function changedFields(draft: BrandDraft, brand: BrandResponse) {
+  const saved = toFields(toDraft(brand));
+  return Object.fromEntries(
+    Object.entries(toFields(draft)).filter(
+      ([field, value]) => JSON.stringify(value) !== JSON.stringify(saved[field]),
+    ),
+  );
+}
+
+export function checkUpdate(draft: BrandDraft, brand: BrandResponse): Checked<UpdateBrandInput> {
+  return check(updateBrandBody, changedFields(draft, brand));
+}

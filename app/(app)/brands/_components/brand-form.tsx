@@ -1,0 +1,258 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+import { type FormEvent, type ReactNode, type TextareaHTMLAttributes, useState } from "react";
+import { Button, Card, ErrorNotice, Field, TextInput } from "@/components/ui";
+import { ApiClientError, callApi } from "@/lib/client/api-client";
+import { BRAND_LIMITS, type BrandResponse, createBrand, updateBrand } from "@/lib/contracts/brands";
+import {
+  type BrandDraft,
+  changedFields,
+  checkCreate,
+  checkUpdate,
+  type DraftField,
+  type FieldErrors,
+  fieldErrors,
+  toDraft,
+} from "./brand-draft";
+
+const INVALID = "aria-invalid:border-red-400 aria-invalid:ring-2 aria-invalid:ring-red-100";
+
+function TextArea(props: TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  return (
+    <textarea
+      {...props}
+      className={`block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100 ${props.className ?? ""}`}
+    />
+  );
+}
+
+function Section({
+  title,
+  description,
+  children,
+}: {
+  title: string;
+  description: string;
+  children: ReactNode;
+}) {
+  return (
+    <Card className="space-y-4">
+      <div>
+        <h2 className="font-semibold">{title}</h2>
+        <p className="text-sm text-slate-600">{description}</p>
+      </div>
+      {children}
+    </Card>
+  );
+}
+
+const LANGUAGES = ["en", "en-GB", "de", "fr", "es", "it", "pt-BR", "nl", "pl", "ru", "uk", "tr", "ja"];
+
+/**
+ * Every brand field, checked with the contract's own schema before it is sent; the server's 400 details
+ * land next to the same fields. Creates a brand, or saves only the changed fields of an existing one.
+ */
+export function BrandForm({
+  brand,
+  onSaved,
+}: {
+  brand?: BrandResponse;
+  onSaved: (brand: BrandResponse) => void;
+}) {
+  const [draft, setDraft] = useState<BrandDraft>(() => toDraft(brand));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [saved, setSaved] = useState(false);
+
+  const save = useMutation({
+    mutationFn: async (body: Record<string, unknown>) =>
+      brand
+        ? (await callApi<BrandResponse>(updateBrand, { params: { brandId: brand.brandId }, body })).data
+        : (await callApi<BrandResponse>(createBrand, { body })).data,
+    onSuccess: (result) => {
+      setDraft(toDraft(result));
+      setSaved(true);
+      onSaved(result);
+    },
+    onError: (error) => {
+      if (error instanceof ApiClientError && Array.isArray(error.details))
+        setErrors(fieldErrors(error.details));
+    },
+  });
+
+  const dirty = brand ? Object.keys(changedFields(draft, brand)).length > 0 : true;
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const checked = brand ? checkUpdate(draft, brand) : checkCreate(draft);
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      return;
+    }
+    setErrors({});
+    save.mutate(checked.body);
+  }
+
+  const bind = (field: DraftField) => ({
+    name: field,
+    value: draft[field],
+    "aria-invalid": errors[field] ? true : undefined,
+    className: INVALID,
+    onChange: (event: { target: { value: string } }) => {
+      setDraft((current) => ({ ...current, [field]: event.target.value }));
+      setSaved(false);
+    },
+  });
+  const lists = (count: number, length: number) =>
+    `One per line; at most ${count}, each up to ${length} characters.`;
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="space-y-6">
+      <Section title="Identity" description="Who the brand is and who it talks to.">
+        <Field label="Name" error={errors.name} hint={`Up to ${BRAND_LIMITS.name} characters.`}>
+          <TextInput {...bind("name")} placeholder="Northwind Coffee" />
+        </Field>
+        <div className="grid gap-4 sm:grid-cols-[1fr_10rem]">
+          <Field label="Audience" error={errors.audience} hint={`Up to ${BRAND_LIMITS.audience} characters.`}>
+            <TextInput {...bind("audience")} placeholder="Busy professionals aged 25 to 40" />
+          </Field>
+          <Field label="Language" error={errors.language} hint="A code: en, de, pt-BR…">
+            <TextInput {...bind("language")} list="brand-languages" />
+          </Field>
+          <datalist id="brand-languages">
+            {LANGUAGES.map((code) => (
+              <option key={code} value={code} />
+            ))}
+          </datalist>
+        </div>
+      </Section>
+
+      <Section
+        title="Voice"
+        description="Post generation needs a tone and a voice; without them it has nothing to write in."
+      >
+        <Field label="Tone" error={errors.tone} hint={`A few words, up to ${BRAND_LIMITS.tone} characters.`}>
+          <TextInput {...bind("tone")} placeholder="warm, upbeat and confident" />
+        </Field>
+        <Field
+          label="Voice"
+          error={errors.voice}
+          hint={`How the brand writes, up to ${BRAND_LIMITS.voice} characters.`}
+        >
+          <TextArea
+            {...bind("voice")}
+            rows={3}
+            placeholder="We talk like a friendly barista: short sentences, no jargon."
+          />
+        </Field>
+        <Field
+          label="Values"
+          error={errors.values}
+          hint={lists(BRAND_LIMITS.values.items, BRAND_LIMITS.values.length)}
+        >
+          <TextArea {...bind("values")} rows={3} placeholder={"craft\nfair trade"} />
+        </Field>
+      </Section>
+
+      <Section
+        title="Rules"
+        description="What every post does and never does. Generation checks banned words."
+      >
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field
+            label="Always do"
+            error={errors.doList}
+            hint={lists(BRAND_LIMITS.doList.items, BRAND_LIMITS.doList.length)}
+          >
+            <TextArea {...bind("doList")} rows={4} placeholder="mention the origin of the beans" />
+          </Field>
+          <Field
+            label="Never do"
+            error={errors.dontList}
+            hint={lists(BRAND_LIMITS.dontList.items, BRAND_LIMITS.dontList.length)}
+          >
+            <TextArea {...bind("dontList")} rows={4} placeholder="make health claims" />
+          </Field>
+        </div>
+        <Field
+          label="Banned words"
+          error={errors.bannedWords}
+          hint={lists(BRAND_LIMITS.bannedWords.items, BRAND_LIMITS.bannedWords.length)}
+        >
+          <TextArea {...bind("bannedWords")} rows={3} placeholder={"cheap\nmiracle"} />
+        </Field>
+        <Field
+          label="Default hashtags"
+          error={errors.defaultHashtags}
+          hint={`Separated by spaces; at most ${BRAND_LIMITS.defaultHashtags.items}, each # followed by letters, digits or _.`}
+        >
+          <TextInput {...bind("defaultHashtags")} placeholder="#NorthwindCoffee #SpecialtyCoffee" />
+        </Field>
+      </Section>
+
+      <Section
+        title="Look and video"
+        description="Videos use the colours; the quota caps videos per calendar month."
+      >
+        <div className="grid gap-4 sm:grid-cols-3">
+          {(
+            [
+              ["primaryColor", "Primary colour"],
+              ["secondaryColor", "Secondary colour"],
+            ] as const
+          ).map(([field, label]) => (
+            <Field key={field} label={label} error={errors[field]} hint="#RRGGBB">
+              <div className="flex items-center gap-2">
+                <input
+                  type="color"
+                  aria-label={`${label} picker`}
+                  value={/^#[0-9A-Fa-f]{6}$/.test(draft[field]) ? draft[field] : "#000000"}
+                  onChange={(event) =>
+                    bind(field).onChange({ target: { value: event.target.value.toUpperCase() } })
+                  }
+                  className="h-9 w-10 cursor-pointer rounded border border-slate-300 bg-white"
+                />
+                {/* A label wraps only its first control, so the text box names itself. */}
+                <TextInput {...bind(field)} aria-label={label} className={`font-mono ${INVALID}`} />
+              </div>
+            </Field>
+          ))}
+          <Field
+            label="Monthly video quota"
+            error={errors.monthlyVideoQuota}
+            hint={
+              brand
+                ? `Empty uses the deployment default. In effect now: ${brand.effectiveMonthlyVideoQuota} a month.`
+                : `0 to ${BRAND_LIMITS.monthlyVideoQuota}; empty uses the deployment default.`
+            }
+          >
+            <TextInput {...bind("monthlyVideoQuota")} inputMode="numeric" placeholder="Default" />
+          </Field>
+        </div>
+      </Section>
+
+      {errors.form && <ErrorNotice message={errors.form} />}
+      {save.error && !(save.error instanceof ApiClientError && Array.isArray(save.error.details)) && (
+        <ErrorNotice
+          message={save.error.message}
+          onRetry={
+            save.error instanceof ApiClientError && save.error.retryable && save.variables
+              ? () => save.mutate(save.variables)
+              : undefined
+          }
+        />
+      )}
+      <div className="flex items-center gap-3">
+        <Button type="submit" disabled={save.isPending || !dirty}>
+          {save.isPending ? "Saving…" : brand ? "Save changes" : "Create brand"}
+        </Button>
+        {brand && saved && !dirty && (
+          <span role="status" className="text-sm text-emerald-700">
+            Saved.
+          </span>
+        )}
+        {brand && !saved && !dirty && <span className="text-sm text-slate-500">No unsaved changes.</span>}
+      </div>
+    </form>
+  );
+}

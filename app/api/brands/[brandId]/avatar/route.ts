@@ -1,0 +1,27 @@
+import { withApi } from "@/lib/api/handler";
+import { readParams } from "@/lib/api/read-request";
+import { withAuth } from "@/lib/api/with-auth";
+import { AVATAR_POLL_SECONDS } from "@/lib/brands/avatar-training";
+import { readAvatarFile } from "@/lib/brands/avatar-upload-request";
+import { toBrandResponse } from "@/lib/brands/brand-response";
+import { uploadAvatar } from "@/lib/brands/upload-avatar";
+import * as contract from "@/lib/contracts/brands";
+import { operationUrl } from "@/lib/contracts/operation";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withApi(
+  withAuth(async (req, { principal, params }) => {
+    const { brandId } = readParams(params, contract.brandParams);
+    const file = await readAvatarFile(req);
+    const brand = await uploadAvatar({ principal, brandId, file });
+    return Response.json(toBrandResponse(brand), {
+      status: 202,
+      headers: {
+        Location: operationUrl(contract.getBrand.path, { brandId }),
+        "Retry-After": String(AVATAR_POLL_SECONDS),
+      },
+    });
+  }),
+  { docId: contract.uploadAvatar.id },
+);

@@ -1,0 +1,55 @@
+import type { Brand } from "@/db/schema";
+import { config } from "@/lib/config";
+import type { BrandContextResponse, BrandResponse } from "@/lib/contracts/brands";
+import { mediaUrl } from "@/lib/media/storage";
+import { buildBrandPrompt } from "./brand-prompt";
+
+/** The brand as the API shows it: every profile field plus the avatar's state and files. */
+export function toBrandResponse(brand: Brand): BrandResponse {
+  return {
+    brandId: brand.id,
+    name: brand.name,
+    tone: brand.tone,
+    voice: brand.voice,
+    audience: brand.audience,
+    language: brand.language,
+    values: brand.values,
+    doList: brand.doList,
+    dontList: brand.dontList,
+    bannedWords: brand.bannedWords,
+    defaultHashtags: brand.defaultHashtags,
+    primaryColor: brand.primaryColor,
+    secondaryColor: brand.secondaryColor,
+    monthlyVideoQuota: brand.monthlyVideoQuota,
+    effectiveMonthlyVideoQuota: brand.monthlyVideoQuota ?? config.videoMonthlyQuota,
+    avatarStatus: brand.avatarStatus,
+    avatarUrl: brand.avatarImageKey ? mediaUrl(brand.avatarImageKey) : null,
+    avatarFrameUrl:
+      brand.avatarStatus === "ready" && brand.avatarFramesKey ? mediaUrl(brand.avatarFramesKey) : null,
+    avatarError: brand.avatarStatus === "failed" ? brand.avatarError : null,
+    avatarTrainingEndsAt:
+      brand.avatarStatus === "training" ? (brand.avatarTrainingEndsAt?.toISOString() ?? null) : null,
+    createdAt: brand.createdAt.toISOString(),
+    updatedAt: brand.updatedAt.toISOString(),
+  };
+}
+
+/** What AI generation works from, with the exact system prompt it sends. */
+export function toBrandContext(brand: Brand): BrandContextResponse {
+  return {
+    brandId: brand.id,
+    name: brand.name,
+    tone: brand.tone,
+    voice: brand.voice,
+    audience: brand.audience,
+    language: brand.language,
+    values: brand.values,
+    doList: brand.doList,
+    dontList: brand.dontList,
+    bannedWords: brand.bannedWords,
+    defaultHashtags: brand.defaultHashtags,
+    avatarStatus: brand.avatarStatus,
+    updatedAt: brand.updatedAt.toISOString(),
+    prompt: buildBrandPrompt(brand),
+  };
+}

@@ -1,0 +1,18 @@
+import { getDb } from "@/db/client";
+import { brandMembers, brands } from "@/db/schema";
+import type { Principal } from "@/lib/auth/authenticate";
+import type { CreateBrandInput } from "@/lib/contracts/brands";
+import { newId } from "@/lib/ids";
+
+/** Creates a brand and makes its creator the owner, in one transaction. */
+export async function createBrand({ principal, input }: { principal: Principal; input: CreateBrandInput }) {
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const [brand] = await tx
+      .insert(brands)
+      .values({ id: newId("brd"), ...input })
+      .returning();
+    await tx.insert(brandMembers).values({ brandId: brand.id, userId: principal.userId, role: "owner" });
+    return brand;
+  });
+}

@@ -1,0 +1,352 @@
+import { z } from "zod";
+import { AVATAR_STATUSES } from "@/db/schema";
+import { idOf, isoDateTime } from "./common";
+import { defineOperation } from "./operation";
+
+/** The limits of a brand profile. The settings page shows them next to the fields. */
+export const BRAND_LIMITS = {
+  name: 80,
+  tone: 200,
+  voice: 1000,
+  audience: 500,
+  values: { items: 10, length: 60 },
+  doList: { items: 15, length: 200 },
+  dontList: { items: 15, length: 200 },
+  bannedWords: { items: 50, length: 40 },
+  // A post carries at most 5 hashtags (DESIGN §5), so more brand defaults could never all be used.
+  defaultHashtags: { items: 5, length: 50 },
+  monthlyVideoQuota: 1000,
+} as const;
+
+/** Avatar uploads: what the upload-avatar operation accepts. */
+export const AVATAR_UPLOAD = {
+  field: "file",
+  maxBytes: 5 * 1024 * 1024,
+  types: ["image/png", "image/jpeg", "image/webp"],
+  minSide: 128,
+} as const;
+
+export const HASHTAG_PATTERN = /^#[\p{L}\p{N}_]+$/u;
+export const COLOR_PATTERN = /^#[0-9A-Fa-f]{6}$/;
+export const LANGUAGE_PATTERN = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/;
+
+const text = (label: string, max: number) =>
+  z
+    .string({
+      error: (issue) => (issue.input === undefined ? `${label} is required.` : `${label} must be text.`),
+    })
+    .trim()
+    .max(max, `${label} can be at most ${max} characters.`);
+
+/** A list of short texts: trimmed, none empty, none repeated (ignoring case). */
+const textList = (label: string, limits: { items: number; length: number }, item?: z.ZodString) => {
+  const inSentence = label.charAt(0).toLowerCase() + label.slice(1);
+  return z
+    .array(
+      (item ?? z.string({ error: `Each entry in ${inSentence} must be text.` }))
+        .trim()
+        .min(1, `Entries in ${inSentence} cannot be empty.`)
+        .max(limits.length, `Each entry in ${inSentence} can be at most ${limits.length} characters.`),
+      { error: `${label} must be a list of texts.` },
+    )
+    .max(limits.items, `${label} can have at most ${limits.items} entries.`)
+    .superRefine((items, ctx) => {
+      const seen = new Set<string>();
+      items.forEach((entry, index) => {
+        const key = entry.toLowerCase();
+        if (seen.has(key)) {
+          ctx.addIssue({ code: "custom", path: [index], message: `"${entry}" is already in ${inSentence}.` });
+        }
+        seen.add(key);
+      });
+    });
+};
+
+const color = (label: string) =>
+  z
+    .string({ error: `${label} must be text.` })
+    .trim()
+    .regex(COLOR_PATTERN, `${label} must be a hex colour like #1F2937.`)
+    .toUpperCase();
+
+export const brandFields = {
+  name: text("The name", BRAND_LIMITS.name)
+    .min(1, "Give the brand a name.")
+    .meta({ example: "Northwind Coffee" })
+    .describe("Brand name, 1 to 80 characters."),
+  tone: text("The tone", BRAND_LIMITS.tone)
+    .meta({ example: "warm, upbeat and confident" })
+    .describe("How the brand sounds, at most 200 characters. Post generation needs it."),
+  voice: text("The voice", BRAND_LIMITS.voice)
+    .meta({
+      example: "We talk like a friendly barista: short sentences, concrete sensory detail, no jargon.",
+    })
+    .describe("How the brand writes, at most 1,000 characters. Post generation needs it."),
+  audience: text("The audience", BRAND_LIMITS.audience)
+    .meta({ example: "Busy urban professionals aged 25 to 40" })
+    .describe("Who the posts are for, at most 500 characters."),
+  language: z
+    .string({ error: "The language must be text." })
+    .trim()
+    .max(35, "Use a language code such as en, de or pt-BR.")
+    .regex(LANGUAGE_PATTERN, "Use a language code such as en, de or pt-BR.")
+    .meta({ example: "en" })
+    .describe("Language code (BCP 47) that posts are written in."),
+  values: textList("Values", BRAND_LIMITS.values)
+    .meta({ example: ["craft", "fair trade"] })
+    .describe("Brand values: at most 10, each at most 60 characters."),
+  doList: textList("The do list", BRAND_LIMITS.doList)
+    .meta({ example: ["mention the origin of the beans"] })
+    .describe("What posts always do: at most 15, each at most 200 characters."),
+  dontList: textList("The don't list", BRAND_LIMITS.dontList)
+    .meta({ example: ["make health claims"] })
+    .describe("What posts never do: at most 15, each at most 200 characters."),
+  bannedWords: textList("The banned words", BRAND_LIMITS.bannedWords)
+    .meta({ example: ["cheap", "miracle"] })
+    .describe("Words a post must never contain: at most 50, each at most 40 characters."),
+  defaultHashtags: textList(
+    "The default hashtags",
+    BRAND_LIMITS.defaultHashtags,
+    z
+      .string({ error: "Each hashtag must be text." })
+      .regex(HASHTAG_PATTERN, "A hashtag is # followed by letters, digits or _, like #NorthwindCoffee."),
+  )
+    .meta({ example: ["#NorthwindCoffee"] })
+    .describe("Hashtags posts prefer: at most 5, each # followed by letters, digits or _."),
+  primaryColor: color("The primary colour")
+    .meta({ example: "#3B2F2F" })
+    .describe("Main brand colour as #RRGGBB; videos use it."),
+  secondaryColor: color("The secondary colour")
+    .meta({ example: "#E0A458" })
+    .describe("Accent colour as #RRGGBB; videos use it."),
+  monthlyVideoQuota: z
+    .int({ error: "The monthly video quota must be a whole number." })
+    .min(0, "The monthly video quota cannot be negative.")
+    .max(
+      BRAND_LIMITS.monthlyVideoQuota,
+      `The monthly video quota can be at most ${BRAND_LIMITS.monthlyVideoQuota}.`,
+    )
+    .nullable()
+    .meta({ example: 30 })
+    .describe("Videos per calendar month (UTC); null uses the deployment default (VIDEO_MONTHLY_QUOTA)."),
+};
+
+type BrandFieldName = keyof typeof brandFields;
+const editableFields = Object.keys(brandFields) as BrandFieldName[];
+
+const unknownFieldMessage = (keys: string[]) =>
+  `${keys.map((key) => `"${key}"`).join(", ")} ${keys.length === 1 ? "is not a field" : "are not fields"} you can set. ` +
+  `Brand fields are: ${editableFields.join(", ")}.`;
+
+/** Object schema that names unknown keys instead of dropping them, so a typo never silently does nothing. */
+const brandObject = <S extends z.ZodRawShape>(shape: S) =>
+  z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === "unrecognized_keys"
+        ? unknownFieldMessage(issue.keys)
+        : "Send the brand as a JSON object.",
+  });
+
+export const createBrandBody = brandObject({
+  name: brandFields.name,
+  tone: brandFields.tone.default(""),
+  voice: brandFields.voice.default(""),
+  audience: brandFields.audience.default(""),
+  language: brandFields.language.default("en"),
+  values: brandFields.values.default([]),
+  doList: brandFields.doList.default([]),
+  dontList: brandFields.dontList.default([]),
+  bannedWords: brandFields.bannedWords.default([]),
+  defaultHashtags: brandFields.defaultHashtags.default([]),
+  primaryColor: brandFields.primaryColor.default("#1F2937"),
+  secondaryColor: brandFields.secondaryColor.default("#F59E0B"),
+  monthlyVideoQuota: brandFields.monthlyVideoQuota.default(null),
+}).meta({ id: "CreateBrandRequest" });
+
+export const updateBrandBody = brandObject({
+  name: brandFields.name.optional(),
+  tone: brandFields.tone.optional(),
+  voice: brandFields.voice.optional(),
+  audience: brandFields.audience.optional(),
+  language: brandFields.language.optional(),
+  values: brandFields.values.optional(),
+  doList: brandFields.doList.optional(),
+  dontList: brandFields.dontList.optional(),
+  bannedWords: brandFields.bannedWords.optional(),
+  defaultHashtags: brandFields.defaultHashtags.optional(),
+  primaryColor: brandFields.primaryColor.optional(),
+  secondaryColor: brandFields.secondaryColor.optional(),
+  monthlyVideoQuota: brandFields.monthlyVideoQuota.optional(),
+})
+  .refine((body) => Object.keys(body).length > 0, "Send at least one field to change.")
+  .meta({ id: "UpdateBrandRequest" });
+
+export type CreateBrandInput = z.output<typeof createBrandBody>;
+export type UpdateBrandInput = z.output<typeof updateBrandBody>;
+
+export const brandParams = z.object({ brandId: idOf("brd") });
+
+const mediaPath = z
+  .string()
+  .meta({ example: "/media/avatars/brd_7Hq2mXbV9kLr3NpQ/Xk2p9QvL0aRt/image.png" })
+  .describe("Path of the file on this app; it serves media with HTTP Range support.");
+
+export const brandResponse = z
+  .object({
+    brandId: idOf("brd"),
+    ...brandFields,
+    effectiveMonthlyVideoQuota: z
+      .int()
+      .meta({ example: 30 })
+      .describe("The quota that applies: monthlyVideoQuota, or the deployment default when that is null."),
+    avatarStatus: z
+      .enum(AVATAR_STATUSES)
+      .meta({ example: "ready" })
+      .describe("none: no avatar; training: an upload is being prepared; ready; failed: see avatarError."),
+    avatarUrl: mediaPath.nullable().describe("The uploaded avatar image (metadata stripped), or null."),
+    avatarFrameUrl: mediaPath
+      .nullable()
+      .describe(
+        "The prepared 512×512 circular frame that avatar videos use; set when avatarStatus is ready.",
+      ),
+    avatarError: z
+      .string()
+      .nullable()
+      .meta({ example: null })
+      .describe("Why the last avatar training failed; null unless avatarStatus is failed."),
+    avatarTrainingEndsAt: isoDateTime
+      .nullable()
+      .meta({ example: null })
+      .describe("Estimated end of the avatar training; null unless avatarStatus is training."),
+    createdAt: isoDateTime.meta({ example: "2025-05-01T09:30:00.000Z" }),
+    updatedAt: isoDateTime.meta({ example: "2025-05-02T14:05:00.000Z" }),
+  })
+  .meta({ id: "Brand" });
+
+export type BrandResponse = z.infer<typeof brandResponse>;
+
+export const brandListResponse = z
+  .object({ items: z.array(brandResponse).describe("Brands the caller is a member of, by name.") })
+  .meta({ id: "BrandList" });
+
+export const brandContextResponse = brandResponse
+  .pick({
+    brandId: true,
+    name: true,
+    tone: true,
+    voice: true,
+    audience: true,
+    language: true,
+    values: true,
+    doList: true,
+    dontList: true,
+    bannedWords: true,
+    defaultHashtags: true,
+    avatarStatus: true,
+    updatedAt: true,
+  })
+  .extend({
+    prompt: z
+      .string()
+      .meta({
+        example:
+          'You are the social media copywriter for the brand "Northwind Coffee". Write in English.\n\nTone: warm, upbeat and confident\n\nVoice: We talk like a friendly barista.',
+      })
+      .describe("The exact system text post generation sends to the model for this brand."),
+  })
+  .meta({ id: "BrandContext" });
+
+export type BrandContextResponse = z.infer<typeof brandContextResponse>;
+
+export const uploadAvatarBody = z
+  .object({
+    [AVATAR_UPLOAD.field]: z
+      .string()
+      .meta({ format: "binary" })
+      .describe(
+        "The image: PNG, JPEG or WebP (checked by its bytes), at most 5 MB, at least 128×128 pixels.",
+      ),
+  })
+  .meta({ id: "UploadAvatarRequest" });
+
+export const listBrands = defineOperation({
+  id: "list-brands",
+  title: "List brands",
+  method: "GET",
+  path: "/api/brands",
+  auth: "bearer",
+  summary: "Lists the brands the caller is a member of, with every field.",
+  responses: { 200: { description: "The caller's brands, by name.", schema: brandListResponse } },
+  errors: ["unauthorized", "internal_error"],
+});
+
+export const createBrand = defineOperation({
+  id: "create-brand",
+  title: "Create brand",
+  method: "POST",
+  path: "/api/brands",
+  auth: "bearer",
+  summary: "Creates a brand profile; the caller becomes its owner.",
+  body: createBrandBody,
+  responses: {
+    201: { description: "The brand was created.", schema: brandResponse, headers: ["Location"] },
+  },
+  errors: ["invalid_request", "unauthorized", "internal_error"],
+});
+
+export const getBrand = defineOperation({
+  id: "get-brand",
+  title: "Get brand",
+  method: "GET",
+  path: "/api/brands/{brandId}",
+  auth: "bearer",
+  summary: "Returns one brand profile, with its avatar state.",
+  pathParams: brandParams,
+  responses: { 200: { description: "The brand.", schema: brandResponse } },
+  errors: ["unauthorized", "not_found", "internal_error"],
+});
+
+export const updateBrand = defineOperation({
+  id: "update-brand",
+  title: "Update brand",
+  method: "PATCH",
+  path: "/api/brands/{brandId}",
+  auth: "bearer",
+  summary: "Changes the fields sent and leaves the others as they are.",
+  pathParams: brandParams,
+  body: updateBrandBody,
+  responses: { 200: { description: "The brand after the change.", schema: brandResponse } },
+  errors: ["invalid_request", "unauthorized", "not_found", "internal_error"],
+});
+
+export const brandContext = defineOperation({
+  id: "brand-context",
+  title: "Brand context for AI",
+  method: "GET",
+  path: "/api/brands/{brandId}/context",
+  auth: "bearer",
+  summary: "Returns the brand context that AI generation uses, with the exact system prompt.",
+  pathParams: brandParams,
+  responses: { 200: { description: "The brand context and prompt.", schema: brandContextResponse } },
+  errors: ["unauthorized", "not_found", "internal_error"],
+});
+
+export const uploadAvatar = defineOperation({
+  id: "upload-avatar",
+  title: "Upload avatar",
+  method: "POST",
+  path: "/api/brands/{brandId}/avatar",
+  auth: "bearer",
+  summary: "Uploads the brand's avatar image and starts its training; a new upload replaces the old avatar.",
+  pathParams: brandParams,
+  body: uploadAvatarBody,
+  bodyContentType: "multipart/form-data",
+  responses: {
+    202: {
+      description: "The image was stored and training started: avatarStatus is training.",
+      schema: brandResponse,
+      headers: ["Location", "Retry-After"],
+    },
+  },
+  errors: ["invalid_request", "unauthorized", "not_found", "provider_unavailable", "internal_error"],
+});
