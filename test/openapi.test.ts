@@ -79,6 +79,11 @@ describe("the OpenAPI document", () => {
         .map((field) => `${field.in}:${field.name}`);
       expect(parameters.sort()).toEqual(expected.sort());
       expect(Boolean(entry.requestBody)).toBe(Boolean(operation.body));
+      if (operation.body) {
+        expect(Object.keys(entry.requestBody.content)).toEqual([
+          operation.bodyContentType ?? "application/json",
+        ]);
+      }
     },
   );
 

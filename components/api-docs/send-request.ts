@@ -19,9 +19,10 @@ export async function sendRequest({
 }: {
   method: string;
   url: string;
-  body?: string;
+  /** JSON text, or a form for an upload (the browser sets its multipart Content-Type). */
+  body?: string | FormData;
 }): Promise<LiveResponse> {
-  const headers = body === undefined ? undefined : { "Content-Type": "application/json" };
+  const headers = typeof body === "string" ? { "Content-Type": "application/json" } : undefined;
   const started = performance.now();
   const response = await authorizedFetch(url, { method, headers, body, cache: "no-store" });
   const text = await response.text();

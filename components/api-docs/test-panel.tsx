@@ -10,6 +10,7 @@ import { fillJson, fillPath, firstItem, NONCE, newNonce, PLACEHOLDER_SOURCES } f
 import { formatJson } from "./code-block";
 import { JobPoller } from "./job-poller";
 import { type LiveResponse, sendRequest } from "./send-request";
+import { fileFieldsOf, formDataOf, isMultipart } from "./upload-fields";
 import { VerdictBanner } from "./verdict-banner";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -48,6 +49,9 @@ const lookupOrder = (names: string[]) =>
 export function TestPanel({ cardId, method, testPath, testBody, mockOutput, placeholders }: Props) {
   const operation = operations.find((candidate) => candidate.id === cardId);
   const needsToken = operation?.auth !== "none";
+  const multipart = isMultipart(operation);
+  const fileFields = useMemo(() => fileFieldsOf(operation), [operation]);
+  const [files, setFiles] = useState<Record<string, File | undefined>>({});
   const session = useSession();
   const [values, setValues] = useState(
     (): Record<string, string> => (placeholders.includes(NONCE) ? { [NONCE]: newNonce() } : {}),
@@ -98,7 +102,7 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
           const value = firstItem(response.body)?.[source.field];
           if (typeof value === "string") {
             found[name] = value;
-            lookup = { state: "found", note: `Your newest, from ${list.method} ${list.path}.` };
+            lookup = { state: "found", note: `Filled from ${list.method} ${list.path}.` };
           }
         } catch {}
         if (canceled) return;
@@ -117,15 +121,17 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
   const missing = placeholders.filter((name) => !values[name]);
   const blockedBySignIn = needsToken && session.status !== "authenticated";
 
+  const requestBody = async () => {
+    if (testBody === null) return undefined;
+    const json = fillJson(bodyText, values);
+    return multipart ? formDataOf(JSON.parse(json), fileFields, files) : json;
+  };
+
   const send = async () => {
     setSending(true);
     setFailure(null);
     try {
-      const response = await sendRequest({
-        method,
-        url,
-        body: testBody === null ? undefined : fillJson(bodyText, values),
-      });
+      const response = await sendRequest({ method, url, body: await requestBody() });
       const check = operation
         ? checkResponse(operation, response.status, response.body)
         : isUnknownRoute(cardId, response.status, response.body)
@@ -205,9 +211,29 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
         </div>
       )}
 
+      {multipart &&
+        fileFields.map((name) => (
+          <label key={name} className="block text-sm">
+            <span className="font-medium">{name}</span> <span className="text-slate-500">(file)</span>
+            <input
+              type="file"
+              data-testid={`file-${name}`}
+              onChange={(event) => setFiles((current) => ({ ...current, [name]: event.target.files?.[0] }))}
+              className="mt-1 block w-full text-sm file:mr-3 file:rounded-md file:border-0 file:bg-slate-100 file:px-3 file:py-1.5 hover:file:bg-slate-200"
+            />
+            {!files[name] && (
+              <span className="mt-1 block text-xs text-slate-500">
+                No file chosen: Send uploads a generated 512×512 PNG instead.
+              </span>
+            )}
+          </label>
+        ))}
+
       {testBody !== null && (
         <label className="block text-sm">
-          <span className="font-medium">Body</span>
+          <span className="font-medium">
+            {multipart ? "Form fields (sent as multipart/form-data)" : "Body"}
+          </span>
           <textarea
             data-testid="request-body"
             value={bodyText}

@@ -2,9 +2,10 @@ import { z } from "zod";
 import type { Operation } from "@/lib/contracts/operation";
 
 type JsonSchema = {
+  format?: string;
   $ref?: string;
   $defs?: Record<string, JsonSchema>;
-  properties?: Record<string, unknown>;
+  properties?: Record<string, JsonSchema>;
   required?: string[];
   anyOf?: JsonSchema[];
   oneOf?: JsonSchema[];
@@ -13,11 +14,17 @@ type JsonSchema = {
 
 export type ContractField = { name: string; optional: boolean; in: "path" | "query" | "body" | "response" };
 
-/** Top-level fields of a schema as JSON Schema sees them; in a union a field is optional unless every branch requires it. */
-function topLevelFields(schema: z.ZodType, io: "input" | "output") {
+/** A schema as JSON Schema, with a root `$ref` (a schema that has a `.meta({ id })`) resolved. */
+export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output") {
   const root = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as JsonSchema;
   const resolve = (node: JsonSchema): JsonSchema =>
     node.$ref ? resolve(root.$defs?.[node.$ref.split("/").pop()!] ?? {}) : node;
+  return { root: resolve(root), resolve };
+}
+
+/** Top-level fields of a schema as JSON Schema sees them; in a union a field is optional unless every branch requires it. */
+function topLevelFields(schema: z.ZodType, io: "input" | "output") {
+  const { root, resolve } = jsonSchemaOf(schema, io);
   const branchesOf = (node: JsonSchema): JsonSchema[] => {
     const resolved = resolve(node);
     const union = resolved.anyOf ?? resolved.oneOf;

@@ -52,21 +52,27 @@ class SchemaConverter {
       io,
       unrepresentable: "any",
     }) as JsonSchema & { $defs?: Record<string, JsonSchema> };
+    // The input side of a shared schema can differ from its output side (defaults): keep both.
     const rename = new Map<string, string>();
     for (const [name, definition] of Object.entries($defs)) {
       const existing = this.components[name];
-      // The input side of a shared schema can differ from its output side (defaults): keep both.
-      const target =
-        existing && JSON.stringify(existing) !== JSON.stringify(definition) ? `${name}Input` : name;
-      rename.set(name, target);
-      this.components[target] = definition;
+      const same = !existing || JSON.stringify(existing) === JSON.stringify(relink(definition, new Map()));
+      rename.set(name, same ? name : `${name}Input`);
     }
-    const text = JSON.stringify(rest).replace(
-      /"#\/\$defs\/([^"]+)"/g,
-      (_, name: string) => `"#/components/schemas/${rename.get(name) ?? name}"`,
-    );
-    return JSON.parse(text) as JsonSchema;
+    for (const [name, definition] of Object.entries($defs)) {
+      this.components[rename.get(name)!] = relink(definition, rename);
+    }
+    return relink(rest, rename);
   }
+}
+
+/** Points `#/$defs/X` references of a converted schema at the document's components. */
+function relink(schema: JsonSchema, rename: Map<string, string>): JsonSchema {
+  const text = JSON.stringify(schema).replace(
+    /"#\/\$defs\/([^"]+)"/g,
+    (_, name: string) => `"#/components/schemas/${rename.get(name) ?? name}"`,
+  );
+  return JSON.parse(text) as JsonSchema;
 }
 
 function parametersOf(converter: SchemaConverter, schema: z.ZodObject | undefined, where: "path" | "query") {
@@ -152,7 +158,11 @@ function operationObject(converter: SchemaConverter, operation: Operation) {
       ? {
           requestBody: {
             required: true,
-            content: { "application/json": { schema: converter.convert(operation.body, "input") } },
+            content: {
+              [operation.bodyContentType ?? "application/json"]: {
+                schema: converter.convert(operation.body, "input"),
+              },
+            },
           },
         }
       : {}),
