@@ -118,6 +118,7 @@ test("every card page shows all 19 fields, its MDX notes and copyable snippets",
 test("signed out, the public health check runs and the other cards ask for sign-in", async ({ page }) => {
   const health = await pressTestButton(page, "backend-connect-check");
   expect(health).toMatchObject({ verdict: "pass", status: 200 });
+  await shot(page, "api-docs-backend-connect-check");
 
   await page.goto("/api-docs/generate-post");
   await expect(page.getByTestId("sign-in-prompt")).toBeVisible();
@@ -147,7 +148,7 @@ test("signed in as the demo user, every card's test button gets a live response 
       expect(result, step.id).toMatchObject({ verdict: "not_implemented", status: 404 });
       await expect(page.getByTestId("mock-output")).toBeVisible();
     }
-    if (["generate-post", "generate-video", "upload-avatar"].includes(step.id))
+    if (["generate-post", "generate-video", "upload-avatar", "revoke-api-key"].includes(step.id))
       await shot(page, `api-docs-${step.id}`);
 
     if (step.id === "generate-video" && implemented.has("video-job-status")) {
