@@ -26,12 +26,27 @@ export function FieldSection({
   );
 }
 
+/** Card text with `code spans` set in monospace, as the card authors write them. */
+export function InlineText({ text }: { text: string }) {
+  return text.split(/`([^`]+)`/).map((part, index) =>
+    index % 2 ? (
+      <code key={index} className="rounded bg-slate-100 px-1 font-mono text-[0.85em] text-slate-800">
+        {part}
+      </code>
+    ) : (
+      part
+    ),
+  );
+}
+
 export function BulletList({ items }: { items: string[] | "TODO" }) {
   if (isTodo(items)) return <TodoMark />;
   return (
     <ul className="list-disc space-y-1.5 pl-5 text-sm leading-relaxed text-slate-700">
       {items.map((item, index) => (
-        <li key={index}>{item}</li>
+        <li key={index}>
+          <InlineText text={item} />
+        </li>
       ))}
     </ul>
   );
@@ -61,7 +76,9 @@ export function FieldTable({ list, empty }: { list: Card["input"]; empty: string
               {row.optional && <span className="ml-1 text-xs font-normal text-slate-400">optional</span>}
             </td>
             <td className="px-3 py-2 font-mono text-[13px] text-slate-600">{row.type}</td>
-            <td className="px-3 py-2 text-slate-700">{row.description}</td>
+            <td className="px-3 py-2 text-slate-700">
+              <InlineText text={row.description} />
+            </td>
           </tr>
         ))}
       </tbody>
@@ -88,7 +105,9 @@ export function ErrorTable({ list }: { list: Card["errors"] }) {
             <td className="px-3 py-2 font-mono text-[13px] text-slate-600">
               {ERROR_CODES[row.code as ErrorCode]?.status ?? "?"}
             </td>
-            <td className="px-3 py-2 text-slate-700">{row.condition}</td>
+            <td className="px-3 py-2 text-slate-700">
+              <InlineText text={row.condition} />
+            </td>
             <td className="px-3 py-2">
               <span
                 className={`rounded-full px-2 py-0.5 text-xs font-medium ${

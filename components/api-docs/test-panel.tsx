@@ -287,7 +287,7 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
           </div>
           <VerdictBanner check={result.check} />
           <div className="grid gap-3 lg:grid-cols-2">
-            <JsonPane title="Response body" value={result.body} testId="response-body" />
+            <JsonPane title="Response body" value={result.body ?? "(no body)"} testId="response-body" />
             <JsonPane title="mockOutput (from the card)" value={mockOutput} testId="mock-output" />
           </div>
           <details className="rounded-md border border-slate-200 text-sm">
