@@ -14,6 +14,7 @@ type JobView = {
   status?: string;
   progress?: number;
   videoUrl?: string | null;
+  thumbnailUrl?: string | null;
   error?: { message?: string } | null;
 };
 
@@ -127,6 +128,7 @@ export function JobPoller({ jobId }: { jobId: string }) {
             <video
               data-testid="job-video"
               src={state.job.videoUrl}
+              poster={state.job.thumbnailUrl ?? undefined}
               controls
               className="w-full max-w-xl rounded-lg bg-black"
             />

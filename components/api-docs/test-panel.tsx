@@ -36,11 +36,20 @@ const statusTone = (status: number) =>
         ? "bg-amber-600"
         : "bg-red-600";
 
-/** Orders placeholders so that the ones others need (brandId) are looked up first. */
-const lookupOrder = (names: string[]) =>
-  [...names].sort(
-    (a, b) => (PLACEHOLDER_SOURCES[a]?.needs?.length ?? 0) - (PLACEHOLDER_SOURCES[b]?.needs?.length ?? 0),
-  );
+/**
+ * What to look up for these placeholders, in order: what a list needs first (the brandId that list-posts
+ * filters by), even when the card itself does not ask for it.
+ */
+function lookupOrder(names: string[]): string[] {
+  const ordered: string[] = [];
+  const visit = (name: string) => {
+    if (ordered.includes(name)) return;
+    for (const need of PLACEHOLDER_SOURCES[name]?.needs ?? []) visit(need);
+    ordered.push(name);
+  };
+  for (const name of names) visit(name);
+  return ordered;
+}
 
 /**
  * The card's live test: sends testBody (editable) to testPath on this backend with the signed-in user's
@@ -79,14 +88,16 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
     (async () => {
       const found: Record<string, string> = {};
       for (const name of lookupOrder(placeholders)) {
+        // Names the card does not show (a brandId a post list needs) are looked up quietly.
+        const note = (lookup: Lookup) =>
+          placeholders.includes(name) && setLookups((current) => ({ ...current, [name]: lookup }));
         const source = PLACEHOLDER_SOURCES[name];
         const list = source && operations.find((candidate) => candidate.id === source.listOperation);
         if (!source || !list) {
-          if (name !== NONCE)
-            setLookups((current) => ({ ...current, [name]: { state: "missing", note: "Type one." } }));
+          if (name !== NONCE) note({ state: "missing", note: "Type one." });
           continue;
         }
-        setLookups((current) => ({ ...current, [name]: { state: "looking" } }));
+        note({ state: "looking" });
         const query = new URLSearchParams(
           (source.needs ?? []).filter((need) => found[need]).map((need) => [need, found[need]]),
         );
@@ -106,10 +117,10 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
           }
         } catch {}
         if (canceled) return;
-        setLookups((current) => ({ ...current, [name]: lookup }));
-        setValues((current) =>
-          current[name] || !found[name] ? current : { ...current, [name]: found[name] },
-        );
+        note(lookup);
+        if (placeholders.includes(name) && found[name]) {
+          setValues((current) => (current[name] ? current : { ...current, [name]: found[name] }));
+        }
       }
     })();
     return () => {
