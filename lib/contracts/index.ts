@@ -2,6 +2,7 @@ import { brandContext, createBrand, getBrand, listBrands, updateBrand, uploadAva
 import { backendConnectCheck } from "./health";
 import { createApiKey, listApiKeys, revokeApiKey } from "./keys";
 import type { Operation } from "./operation";
+import { generatePost, getPost, listPosts, updatePost } from "./posts";
 import { signUp } from "./users";
 
 /** Every operation the API exposes. OpenAPI, the docs cards and the drift tests iterate over this list. */
@@ -17,4 +18,8 @@ export const operations: Operation[] = [
   updateBrand,
   brandContext,
   uploadAvatar,
+  generatePost,
+  getPost,
+  updatePost,
+  listPosts,
 ];

@@ -1,0 +1,28 @@
+import { withApi } from "@/lib/api/handler";
+import { readJson, readParams } from "@/lib/api/read-request";
+import { withAuth } from "@/lib/api/with-auth";
+import { getPost, postParams, updatePost, updatePostBody } from "@/lib/contracts/posts";
+import { getPostForPrincipal } from "@/lib/posts/get-post";
+import { toPostView } from "@/lib/posts/post-view";
+import { updatePostContent } from "@/lib/posts/update-post-content";
+
+export const dynamic = "force-dynamic";
+
+export const GET = withApi(
+  withAuth(async (_req, { principal, params }) => {
+    const { postId } = readParams(params, postParams);
+    const post = await getPostForPrincipal({ principal, postId });
+    return Response.json(toPostView(post), { headers: { "Cache-Control": "no-store" } });
+  }),
+  { docId: getPost.id },
+);
+
+export const PATCH = withApi(
+  withAuth(async (req, { principal, params }) => {
+    const { postId } = readParams(params, postParams);
+    const input = await readJson(req, updatePostBody);
+    const post = await updatePostContent({ principal, postId, input });
+    return Response.json(post);
+  }),
+  { docId: updatePost.id },
+);

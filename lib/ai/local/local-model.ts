@@ -1,0 +1,92 @@
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3GenerateResult,
+  LanguageModelV3StreamPart,
+  LanguageModelV3StreamResult,
+  LanguageModelV3Usage,
+} from "@ai-sdk/provider";
+import { readBriefBlock } from "../brief-block";
+import { writePost } from "./post-writer";
+import { readBrandPrompt } from "./read-brand-prompt";
+
+/** About four characters a token, like the hosted models' English tokenisers. */
+const estimateTokens = (text: string) => Math.ceil(text.length / 4);
+
+function usage(input: string, output: string): LanguageModelV3Usage {
+  const inputTokens = estimateTokens(input);
+  const outputTokens = estimateTokens(output);
+  return {
+    inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: 0, cacheWrite: 0 },
+    outputTokens: { total: outputTokens, text: outputTokens, reasoning: 0 },
+  };
+}
+
+function promptText(options: LanguageModelV3CallOptions) {
+  let system = "";
+  let user = "";
+  for (const message of options.prompt) {
+    if (message.role === "system") system += `${message.content}\n\n`;
+    if (message.role === "user") {
+      for (const part of message.content) if (part.type === "text") user += `${part.text}\n`;
+    }
+  }
+  return { system: system.trim(), user };
+}
+
+/**
+ * The built-in `local` model: an AI SDK language model (specification v3) that writes posts with no
+ * network. It reads the brand from the system prompt and the brief from the user prompt's brief block,
+ * and it is deterministic for a given prompt and seed.
+ */
+export class LocalPostModel implements LanguageModelV3 {
+  readonly specificationVersion = "v3";
+  readonly provider = "local";
+  readonly supportedUrls = {};
+
+  constructor(readonly modelId: string) {}
+
+  private answer(options: LanguageModelV3CallOptions) {
+    const { system, user } = promptText(options);
+    const brief = readBriefBlock(user);
+    if (!brief) throw new Error("The local model writes posts only: the prompt has no <brief> block.");
+    const post = writePost({ brand: readBrandPrompt(system), brief, seed: options.seed ?? 0 });
+    const text = options.responseFormat?.type === "json" ? JSON.stringify(post) : post.caption;
+    return { text, usage: usage(system + user, text) };
+  }
+
+  async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
+    const { text, usage } = this.answer(options);
+    return {
+      content: [{ type: "text", text }],
+      finishReason: { unified: "stop", raw: "stop" },
+      usage,
+      warnings: [],
+      response: { modelId: this.modelId, timestamp: new Date() },
+    };
+  }
+
+  async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
+    const { text, usage } = this.answer(options);
+    const parts: LanguageModelV3StreamPart[] = [
+      { type: "stream-start", warnings: [] },
+      { type: "response-metadata", modelId: this.modelId, timestamp: new Date() },
+      { type: "text-start", id: "text" },
+      ...(text.match(/[\s\S]{1,64}/g) ?? []).map((delta) => ({
+        type: "text-delta" as const,
+        id: "text",
+        delta,
+      })),
+      { type: "text-end", id: "text" },
+      { type: "finish", usage, finishReason: { unified: "stop", raw: "stop" } },
+    ];
+    return {
+      stream: new ReadableStream({
+        start(controller) {
+          for (const part of parts) controller.enqueue(part);
+          controller.close();
+        },
+      }),
+    };
+  }
+}

@@ -1,0 +1,57 @@
+import { z } from "zod";
+import type { TextModelChoice } from "./model-choice";
+
+const OPENAI_BASE_URL = "https://api.openai.com/v1";
+
+const moderationResponse = z.object({
+  results: z.array(
+    z.object({ flagged: z.boolean(), categories: z.record(z.string(), z.boolean().nullable()) }),
+  ),
+});
+
+export type ProviderModeration = { flagged: boolean; categories: string[] };
+
+export class ModerationUnavailableError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "ModerationUnavailableError";
+  }
+}
+
+/**
+ * Sends texts to the provider's /moderations endpoint. Answers null when the provider has none: the local
+ * model, a compatible server without a key, or one that answers 404 (most self-hosted servers).
+ */
+export async function moderateWithProvider(
+  choice: TextModelChoice,
+  texts: string[],
+): Promise<ProviderModeration | null> {
+  if (!choice.moderation || choice.provider === "local") return null;
+  const baseURL = (choice.baseURL ?? OPENAI_BASE_URL).replace(/\/+$/, "");
+  let response: Response;
+  try {
+    response = await fetch(`${baseURL}/moderations`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${choice.apiKey}` },
+      body: JSON.stringify({ model: "omni-moderation-latest", input: texts }),
+      signal: AbortSignal.timeout(choice.timeoutMs),
+    });
+  } catch (error) {
+    throw new ModerationUnavailableError("The moderation service did not answer.", { cause: error });
+  }
+  if (response.status === 404 && choice.provider === "openai-compatible") return null;
+  if (!response.ok) {
+    throw new ModerationUnavailableError(`The moderation service answered ${response.status}.`);
+  }
+  const parsed = moderationResponse.safeParse(await response.json().catch(() => null));
+  if (!parsed.success) throw new ModerationUnavailableError("The moderation service answered nonsense.");
+  const categories = new Set<string>();
+  for (const result of parsed.data.results) {
+    for (const [category, flagged] of Object.entries(result.categories))
+      if (flagged) categories.add(category);
+  }
+  return {
+    flagged: parsed.data.results.some((result) => result.flagged),
+    categories: [...categories],
+  };
+}

@@ -1,0 +1,261 @@
+import { z } from "zod";
+import { cursorPage, idOf, isoDateTime } from "./common";
+import { defineOperation } from "./operation";
+
+export const CHANNELS = ["telegram", "instagram", "linkedin"] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+export const GOALS = ["awareness", "engagement", "traffic", "leads", "sales", "announcement"] as const;
+export type Goal = (typeof GOALS)[number];
+
+export const MEDIA_FORMATS = ["text_only", "single_image", "carousel", "video"] as const;
+export const ASPECT_RATIOS = ["1:1", "4:5", "9:16", "16:9"] as const;
+
+/** DESIGN §5 channel rules. Telegram allows a longer message when it carries no media. */
+export const CHANNEL_RULES = {
+  instagram: { captionLimit: 2200, captionLimitWithMedia: 2200, maxHashtags: 5 },
+  linkedin: { captionLimit: 3000, captionLimitWithMedia: 3000, maxHashtags: 5 },
+  telegram: { captionLimit: 4096, captionLimitWithMedia: 1024, maxHashtags: 5 },
+} as const satisfies Record<
+  Channel,
+  { captionLimit: number; captionLimitWithMedia: number; maxHashtags: number }
+>;
+
+export const MAX_HASHTAGS = 5;
+export const MAX_MEDIA_ITEMS = 10;
+export const MAX_CAPTION_LENGTH = Math.max(...Object.values(CHANNEL_RULES).map((rule) => rule.captionLimit));
+export const HASHTAG_PATTERN = /^#[\p{L}\p{N}_]+$/u;
+
+export function captionLimit(channel: Channel, mediaPlan: { items: unknown[] }) {
+  const rule = CHANNEL_RULES[channel];
+  return mediaPlan.items.length > 0 ? rule.captionLimitWithMedia : rule.captionLimit;
+}
+
+/** The format a media plan's items call for: a plan says what it holds, and nothing else. */
+export function mediaFormatFor(items: { type: "image" | "video" }[]): (typeof MEDIA_FORMATS)[number] {
+  if (items.length === 0) return "text_only";
+  if (items.length > 1) return "carousel";
+  return items[0].type === "video" ? "video" : "single_image";
+}
+
+export const channel = z.enum(CHANNELS).describe("Where the post will be published.");
+export const goal = z.enum(GOALS).describe("What the post should achieve.");
+
+export const hashtag = z
+  .string()
+  .max(100)
+  .regex(HASHTAG_PATTERN, "A hashtag is # followed by letters, digits or _.")
+  .meta({ example: "#SpecialtyCoffee" });
+
+export const hashtagList = z
+  .array(hashtag)
+  .max(MAX_HASHTAGS, `At most ${MAX_HASHTAGS} hashtags.`)
+  .superRefine((tags, ctx) => {
+    const seen = new Set<string>();
+    tags.forEach((tag, index) => {
+      const key = tag.toLowerCase();
+      if (seen.has(key)) ctx.addIssue({ code: "custom", path: [index], message: `${tag} is a duplicate.` });
+      seen.add(key);
+    });
+  })
+  .describe(`Up to ${MAX_HASHTAGS} hashtags, no duplicates ignoring case.`);
+
+export const mediaItem = z.object({
+  type: z.enum(["image", "video"]),
+  description: z
+    .string()
+    .trim()
+    .min(1)
+    .max(600)
+    .describe("What the image or video shows, for whoever makes it."),
+  altText: z.string().trim().min(1).max(400).describe("Alt text for screen readers."),
+  aspectRatio: z.enum(ASPECT_RATIOS),
+  overlayText: z.string().trim().min(1).max(120).optional().describe("Text set on the image, if any."),
+});
+
+export const mediaPlan = z
+  .object({
+    format: z.enum(MEDIA_FORMATS),
+    items: z.array(mediaItem).max(MAX_MEDIA_ITEMS, `At most ${MAX_MEDIA_ITEMS} media items.`),
+  })
+  .superRefine((plan, ctx) => {
+    const expected = mediaFormatFor(plan.items);
+    if (plan.format !== expected) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["format"],
+        message: `A plan with these items is "${expected}", not "${plan.format}".`,
+      });
+    }
+  })
+  .meta({
+    example: {
+      format: "single_image",
+      items: [
+        {
+          type: "image",
+          description: "Close-up of a flat white on the café counter, morning light, brand colours.",
+          altText: "A flat white in a ceramic cup on a wooden café counter.",
+          aspectRatio: "4:5",
+        },
+      ],
+    },
+  });
+
+export type MediaPlan = z.infer<typeof mediaPlan>;
+
+export const caption = z.string().max(MAX_CAPTION_LENGTH).describe("The post text, without the hashtags.");
+
+export const postAsset = z.object({
+  type: z.enum(["image", "video", "link"]),
+  url: z.url({ protocol: /^https?$/ }).max(2048),
+  description: z.string().trim().max(300).optional(),
+});
+
+export const generatePostBody = z.object({
+  brandId: idOf("brd"),
+  channel,
+  topic: z
+    .string()
+    .max(500)
+    .describe("What the post is about: at least 3 words and 15 characters.")
+    .meta({ example: "Our new Ethiopian single-origin espresso, roasted in small batches" }),
+  goal,
+  assets: z.array(postAsset).max(10).optional().describe("Images, videos or links to use in the post."),
+  toneOverride: z
+    .string()
+    .trim()
+    .max(200)
+    .optional()
+    .describe("Replaces the brand's tone for this post only.")
+    .meta({ example: "playful and light" }),
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .optional()
+    .describe("Variant seed. The same brief and seed give the same draft; a new seed, a new variant."),
+});
+
+export type GeneratePostInput = z.infer<typeof generatePostBody>;
+
+const videoUrl = z
+  .string()
+  .max(2048)
+  .refine((value) => value.startsWith("/") || /^https?:\/\//i.test(value), {
+    message: "Must be an http(s) URL or a path on this site.",
+  });
+
+export const updatePostBody = z
+  .object({
+    caption: caption.optional(),
+    mediaPlan: mediaPlan.optional(),
+    hashtags: hashtagList.optional(),
+    videoUrl: videoUrl.nullable().optional().describe("The finished video to show with the post, or null."),
+  })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), {
+    message: "Send at least one of caption, mediaPlan, hashtags or videoUrl.",
+  });
+
+export type UpdatePostInput = z.infer<typeof updatePostBody>;
+
+export const postParams = z.object({ postId: idOf("pst") });
+
+export const listPostsQuery = z.object({
+  brandId: idOf("brd"),
+  cursor: z.string().max(200).optional().describe("nextCursor from the previous page."),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+export const post = z
+  .object({
+    postId: idOf("pst"),
+    brandId: idOf("brd"),
+    channel,
+    goal,
+    topic: z.string(),
+    toneOverride: z.string().nullable(),
+    assets: z.array(postAsset),
+    caption,
+    mediaPlan,
+    hashtags: hashtagList,
+    status: z.literal("draft"),
+    videoUrl: z.string().nullable(),
+    generation: z.object({
+      provider: z.string().describe("local, openai or openai-compatible."),
+      model: z.string(),
+      seed: z.number().int(),
+      latencyMs: z.number().int(),
+      inputTokens: z.number().int().nullable(),
+      outputTokens: z.number().int().nullable(),
+    }),
+    createdAt: isoDateTime,
+    updatedAt: isoDateTime,
+  })
+  .meta({ id: "Post" });
+
+export type PostView = z.infer<typeof post>;
+
+export const postPage = cursorPage(post);
+
+export const generatePost = defineOperation({
+  id: "generate-post",
+  title: "Generate post",
+  method: "POST",
+  path: "/api/content/create",
+  auth: "bearer",
+  summary:
+    "Writes a draft post (caption, media plan, hashtags) for a channel from a brief in the brand's voice and saves it.",
+  body: generatePostBody,
+  responses: {
+    201: { description: "The draft was generated and saved.", schema: post, headers: ["Location"] },
+  },
+  errors: [
+    "invalid_request",
+    "unauthorized",
+    "not_found",
+    "brief_too_short",
+    "brand_context_missing",
+    "moderation_required",
+    "generation_failed",
+    "internal_error",
+  ],
+});
+
+export const getPost = defineOperation({
+  id: "get-post",
+  title: "Get post",
+  method: "GET",
+  path: "/api/posts/{postId}",
+  auth: "bearer",
+  summary: "Returns one saved post.",
+  pathParams: postParams,
+  responses: { 200: { description: "The post.", schema: post } },
+  errors: ["unauthorized", "not_found", "internal_error"],
+});
+
+export const updatePost = defineOperation({
+  id: "update-post",
+  title: "Update post",
+  method: "PATCH",
+  path: "/api/posts/{postId}",
+  auth: "bearer",
+  summary: "Saves edits to a post's caption, media plan, hashtags or video under the channel's rules.",
+  pathParams: postParams,
+  body: updatePostBody,
+  responses: { 200: { description: "The updated post.", schema: post } },
+  errors: ["invalid_request", "unauthorized", "not_found", "internal_error"],
+});
+
+export const listPosts = defineOperation({
+  id: "list-posts",
+  title: "List posts",
+  method: "GET",
+  path: "/api/posts",
+  auth: "bearer",
+  summary: "Lists a brand's posts, newest first, a page at a time.",
+  query: listPostsQuery,
+  responses: { 200: { description: "A page of posts.", schema: postPage } },
+  errors: ["invalid_request", "unauthorized", "not_found", "internal_error"],
+});

@@ -1,0 +1,139 @@
+import { randomInt } from "node:crypto";
+import { getDb } from "@/db/client";
+import { type Brand, posts } from "@/db/schema";
+import { chooseTextModel, type TextModelChoice } from "@/lib/ai/model-choice";
+import { ModerationUnavailableError } from "@/lib/ai/moderation";
+import { ApiError } from "@/lib/api/api-error";
+import type { Principal } from "@/lib/auth/authenticate";
+import { buildBrandPrompt } from "@/lib/brands/brand-prompt";
+import { getBrandForPrincipal } from "@/lib/brands/get-brand";
+import { CHANNEL_RULES, type GeneratePostInput, type PostView } from "@/lib/contracts/posts";
+import { newId } from "@/lib/ids";
+import { log } from "@/lib/log";
+import { assertBrandHasContext, assertBriefLongEnough } from "./check-brief";
+import { moderateContent, moderationError } from "./moderate-content";
+import { toPostView } from "./post-view";
+import { type Draft, writeDraft } from "./write-draft";
+
+async function assertBriefAllowed({
+  input,
+  brand,
+  choice,
+  requestId,
+}: {
+  input: GeneratePostInput;
+  brand: Brand;
+  choice: TextModelChoice;
+  requestId?: string;
+}) {
+  try {
+    const flag = await moderateContent({
+      stage: "brief",
+      content: {
+        texts: [
+          input.topic,
+          input.toneOverride ?? "",
+          ...(input.assets ?? []).map((asset) => asset.description ?? ""),
+        ],
+      },
+      bannedWords: brand.bannedWords,
+      choice,
+    });
+    if (flag) throw moderationError(flag);
+  } catch (error) {
+    if (!(error instanceof ModerationUnavailableError)) throw error;
+    log.warn("post_moderation_unavailable", { requestId, error: error.message });
+    throw new ApiError(
+      "generation_failed",
+      "The moderation check did not answer, so nothing was written. Try again in a moment.",
+    );
+  }
+}
+
+/**
+ * Everything in Generate post that decides the draft, without saving it: brief length, brand context,
+ * brief moderation, then the model (DESIGN §5, in that order).
+ */
+export async function draftPost({
+  brand,
+  input,
+  choice = chooseTextModel(),
+  requestId,
+}: {
+  brand: Brand;
+  input: GeneratePostInput;
+  choice?: TextModelChoice;
+  requestId?: string;
+}): Promise<Draft & { seed: number }> {
+  assertBriefLongEnough(input.topic);
+  assertBrandHasContext(brand);
+  await assertBriefAllowed({ input, brand, choice, requestId });
+  const seed = input.seed ?? randomInt(2 ** 31 - 1);
+  const rules = CHANNEL_RULES[input.channel];
+  const draft = await writeDraft({
+    choice,
+    system: buildBrandPrompt(brand, { toneOverride: input.toneOverride }),
+    brief: {
+      channel: input.channel,
+      goal: input.goal,
+      topic: input.topic.trim(),
+      assets: input.assets ?? [],
+      captionLimit: rules.captionLimit,
+      captionLimitWithMedia: rules.captionLimitWithMedia,
+      maxHashtags: rules.maxHashtags,
+    },
+    bannedWords: brand.bannedWords,
+    seed,
+    requestId,
+  });
+  return { ...draft, seed };
+}
+
+/** Generate post: the caller's brand, a draft, and only then one insert. Nothing is saved on any failure. */
+export async function generatePostDraft({
+  principal,
+  input,
+  requestId,
+}: {
+  principal: Principal;
+  input: GeneratePostInput;
+  requestId?: string;
+}): Promise<PostView> {
+  const brand = await getBrandForPrincipal({ principal, brandId: input.brandId });
+  const draft = await draftPost({ brand, input, requestId });
+  const db = await getDb();
+  // Millisecond timestamps from here, so list cursors (JavaScript dates) compare exactly.
+  const now = new Date();
+  const [row] = await db
+    .insert(posts)
+    .values({
+      id: newId("pst"),
+      brandId: brand.id,
+      createdBy: principal.userId,
+      channel: input.channel,
+      goal: input.goal,
+      topic: input.topic.trim(),
+      toneOverride: input.toneOverride || null,
+      assets: input.assets ?? [],
+      ...draft.content,
+      status: "draft",
+      seed: draft.seed,
+      provider: draft.provider,
+      model: draft.model,
+      latencyMs: draft.latencyMs,
+      inputTokens: draft.inputTokens,
+      outputTokens: draft.outputTokens,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .returning();
+  log.info("post_generated", {
+    requestId,
+    postId: row.id,
+    brandId: brand.id,
+    provider: draft.provider,
+    model: draft.model,
+    latencyMs: draft.latencyMs,
+  });
+  return toPostView(row);
+}

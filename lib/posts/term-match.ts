@@ -1,0 +1,52 @@
+/**
+ * Finds listed words and phrases in text "in any form": case-insensitive, at the start of a word, with
+ * the common English endings (cheap → cheaper, cheapest; guarantee → guaranteed). Matching word starts
+ * rather than substrings keeps a banned "ass" out of "class".
+ */
+const ENDINGS = "(?:s|es|'s|’s|d|ed|er|ers|est|ly|ing|y|ness)?";
+
+const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+function termPattern(term: string) {
+  const words = term.trim().split(/\s+/).map(escapeRegExp).join("\\s+");
+  return new RegExp(`(?<![\\p{L}\\p{N}_])${words}${ENDINGS}(?![\\p{L}\\p{N}_])`, "iu");
+}
+
+const normalize = (terms: string[]) => [...new Set(terms.map((term) => term.trim()).filter(Boolean))];
+
+export function findTerms(text: string, terms: string[]): string[] {
+  return normalize(terms).filter((term) => termPattern(term).test(text));
+}
+
+/** Splits a hashtag body into words: #SpecialtyCoffee → "Specialty Coffee". */
+export function hashtagWords(tag: string) {
+  return tag
+    .replace(/^#+/, "")
+    .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2")
+    .replace(/_/g, " ");
+}
+
+/**
+ * Hashtags run words together (#cheapcoffee), so besides their CamelCase words they are searched for
+ * terms of four letters or more anywhere in the tag.
+ */
+export function findTermsInHashtag(tag: string, terms: string[]): string[] {
+  const body = tag.replace(/^#+/, "").toLowerCase();
+  return normalize(terms).filter(
+    (term) =>
+      termPattern(term).test(hashtagWords(tag)) ||
+      (term.replace(/\s+/g, "").length >= 4 && body.includes(term.replace(/\s+/g, "").toLowerCase())),
+  );
+}
+
+/** Removes every form of the terms from the text and tidies the spacing left behind. */
+export function removeTerms(text: string, terms: string[]) {
+  let result = text;
+  for (const term of normalize(terms)) {
+    result = result.replace(new RegExp(termPattern(term).source, "giu"), "");
+  }
+  return result
+    .replace(/[ \t]{2,}/g, " ")
+    .replace(/ +([,.;:!?])/g, "$1")
+    .replace(/^ +| +$/gm, "");
+}

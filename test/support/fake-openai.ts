@@ -1,0 +1,151 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** How the fake answers POST /v1/chat/completions. */
+export type ChatBehaviour =
+  | { kind: "draft"; draft?: (brief: FakeBrief) => unknown }
+  | { kind: "status"; status: number }
+  | { kind: "hang" }
+  | { kind: "malformed" };
+
+export type FakeBrief = { channel: string; goal: string; topic: string };
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read the recorded JSON bodies freely.
+export type RecordedRequest = { path: string; headers: http.IncomingHttpHeaders; body: any };
+
+type ChatMessage = { role: string; content: unknown };
+
+/** The draft a well-behaved model would write for the brief in the prompt. */
+export function defaultDraft(brief: FakeBrief) {
+  return {
+    caption: `${brief.topic}: here is what you need to know.\n\nWe made it with care.\n\nRead more on our website.`,
+    hashtags: ["#FakeModel", "#Coffee"],
+    mediaPlan: {
+      format: "single_image",
+      items: [
+        {
+          type: "image",
+          description: `Photo for ${brief.topic}`,
+          altText: "A cup of coffee on a table.",
+          aspectRatio: "4:5",
+          overlayText: null,
+        },
+      ],
+    },
+  };
+}
+
+function briefFrom(messages: ChatMessage[] = []): FakeBrief {
+  const text = messages
+    .filter((message) => message.role === "user")
+    .map((message) => (typeof message.content === "string" ? message.content : ""))
+    .join("\n");
+  const block = text.match(/<brief>\s*([\s\S]*?)\s*<\/brief>/);
+  return block ? JSON.parse(block[1]) : { channel: "linkedin", goal: "awareness", topic: "unknown topic" };
+}
+
+/**
+ * A local HTTP server that speaks the parts of the OpenAI API the app uses: Chat Completions (JSON output)
+ * and /moderations. Tests switch its behaviour between calls and read what it was sent.
+ */
+export async function startFakeOpenAI() {
+  const requests: RecordedRequest[] = [];
+  const hanging = new Set<http.ServerResponse>();
+  const state = {
+    chat: { kind: "draft" } as ChatBehaviour,
+    /** Inputs matching this are flagged by /moderations, under these categories. */
+    flag: null as RegExp | null,
+    flagCategories: ["violence"],
+    moderationStatus: 200,
+    usage: { prompt_tokens: 321, completion_tokens: 123 },
+  };
+
+  const server = http.createServer((req, res) => {
+    let raw = "";
+    req.on("data", (chunk) => {
+      raw += chunk;
+    });
+    req.on("end", () => {
+      let body: RecordedRequest["body"] = null;
+      try {
+        body = JSON.parse(raw);
+      } catch {}
+      const path = req.url ?? "";
+      requests.push({ path, headers: req.headers, body });
+      const json = (status: number, payload: unknown) => {
+        res.writeHead(status, { "content-type": "application/json" });
+        res.end(JSON.stringify(payload));
+      };
+
+      if (path.endsWith("/moderations")) {
+        if (state.moderationStatus !== 200)
+          return json(state.moderationStatus, { error: { message: "down" } });
+        const inputs: string[] = Array.isArray(body?.input) ? body.input : [String(body?.input ?? "")];
+        return json(200, {
+          id: "modr-fake",
+          model: body?.model,
+          results: inputs.map((input) => {
+            const flagged = state.flag?.test(input) ?? false;
+            return {
+              flagged,
+              categories: Object.fromEntries(
+                ["violence", "hate", "sexual", "self-harm", ...state.flagCategories].map((category) => [
+                  category,
+                  flagged && state.flagCategories.includes(category),
+                ]),
+              ),
+            };
+          }),
+        });
+      }
+
+      if (!path.endsWith("/chat/completions")) return json(404, { error: { message: `No route ${path}` } });
+      const behaviour = state.chat;
+      if (behaviour.kind === "hang") {
+        hanging.add(res);
+        res.on("close", () => hanging.delete(res));
+        return;
+      }
+      if (behaviour.kind === "status") {
+        return json(behaviour.status, {
+          error: { message: "The fake model is having a bad day.", type: "server_error" },
+        });
+      }
+      const content =
+        behaviour.kind === "malformed"
+          ? '{"caption": "Half a draft and then the model wandered off'
+          : JSON.stringify((behaviour.draft ?? defaultDraft)(briefFrom(body?.messages)));
+      return json(200, {
+        id: "chatcmpl-fake",
+        object: "chat.completion",
+        created: Math.floor(Date.now() / 1000),
+        model: body?.model ?? "fake",
+        choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+        usage: { ...state.usage, total_tokens: state.usage.prompt_tokens + state.usage.completion_tokens },
+      });
+    });
+  });
+
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    state,
+    requests,
+    chatRequests: () => requests.filter((request) => request.path.endsWith("/chat/completions")),
+    moderationRequests: () => requests.filter((request) => request.path.endsWith("/moderations")),
+    reset() {
+      requests.length = 0;
+      state.chat = { kind: "draft" };
+      state.flag = null;
+      state.moderationStatus = 200;
+    },
+    close: async () => {
+      for (const res of hanging) res.destroy();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+export type FakeOpenAI = Awaited<ReturnType<typeof startFakeOpenAI>>;
