@@ -1,0 +1,32 @@
+import type { ErrorCode } from "@/lib/api/error-codes";
+
+/** When each error code is answered (DESIGN §4), for the OpenAPI document's error responses. */
+export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
+  invalid_request:
+    "Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields.",
+  unauthorized: "Missing, malformed, expired or revoked bearer token.",
+  not_found: "Unknown id, or an id the caller may not see.",
+  brief_too_short: "The topic has fewer than 3 words or fewer than 15 characters after trimming.",
+  brand_context_missing: "The brand has no tone or no voice set, so there is nothing to write in.",
+  moderation_required:
+    "The brief or the generated text is flagged by moderation. Nothing is saved; `details` names the categories or terms.",
+  generation_failed:
+    "The model failed, timed out or returned unusable output after retries. Nothing is saved.",
+  brand_not_ready: "Avatar mode without a trained avatar, or the brand lacks a name or tone for any video.",
+  avatar_training: "Avatar mode while the avatar is still training. `Retry-After` gives the seconds left.",
+  quota_exceeded: "The brand's monthly video quota is used up. `details`: `{ limit, used, resetsAt }`.",
+  rate_limited:
+    "Too many requests from this token. `Retry-After` and `X-RateLimit-*` headers say when to retry.",
+  email_taken: "An account with this email already exists.",
+  idempotency_conflict:
+    "The same `Idempotency-Key` was sent with a different body, or while the first request is still running.",
+  provider_unavailable: "The video provider cannot accept jobs now. No job is created.",
+  internal_error: "Anything unexpected. The message is generic; the log line carries the requestId.",
+};
+
+/** Headers that come with an error code, beyond `X-Request-Id`. */
+export const ERROR_HEADERS: Partial<Record<ErrorCode, string[]>> = {
+  unauthorized: ["WWW-Authenticate"],
+  avatar_training: ["Retry-After"],
+  rate_limited: ["Retry-After", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"],
+};
