@@ -53,9 +53,7 @@ async function main() {
       env: { ...process.env, NEXT_DIST_DIR: TEST_DIST_DIR },
     });
   }
-  const server = await startTestServer({
-    env: { RATE_LIMIT_GENERATE_PER_MINUTE: "100000", RATE_LIMIT_VIDEO_PER_MINUTE: "100000" },
-  });
+  const server = await startTestServer();
   try {
     const { accessToken } = await signInAsDemo(server.url);
     const auth = { authorization: `Bearer ${accessToken}`, "content-type": "application/json" };

@@ -148,6 +148,8 @@ export const generateVideo = defineOperation({
     "brand_not_ready",
     "avatar_training",
     "quota_exceeded",
+    "rate_limited",
+    "idempotency_conflict",
     "provider_unavailable",
     "internal_error",
   ],

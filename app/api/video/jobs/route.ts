@@ -1,4 +1,6 @@
 import { withApi } from "@/lib/api/handler";
+import { withIdempotency } from "@/lib/api/idempotency";
+import { enforceRateLimit, rateLimitSubject } from "@/lib/api/rate-limit";
 import { readJson, readQuery } from "@/lib/api/read-request";
 import { withAuth } from "@/lib/api/with-auth";
 import { generateVideo, generateVideoBody, listVideoJobs, listVideoJobsQuery } from "@/lib/contracts/video";
@@ -11,13 +13,24 @@ export const dynamic = "force-dynamic";
 export const POST = withApi(
   withAuth(async (req, { principal }) => {
     const input = await readJson(req, generateVideoBody);
-    const job = await createVideoJob({ principal, input });
-    return Response.json(job, {
-      status: 202,
-      headers: {
-        Location: `/api/video/jobs/${job.jobId}`,
-        "Retry-After": String(POLL_SECONDS),
-        "Cache-Control": "no-store",
+    const subject = rateLimitSubject(principal);
+    const limitHeaders = await enforceRateLimit({ bucket: "video", subject });
+    return withIdempotency({
+      req,
+      subject,
+      operation: generateVideo.id,
+      body: input,
+      execute: async () => {
+        const job = await createVideoJob({ principal, input });
+        return Response.json(job, {
+          status: 202,
+          headers: {
+            Location: `/api/video/jobs/${job.jobId}`,
+            "Retry-After": String(POLL_SECONDS),
+            "Cache-Control": "no-store",
+            ...limitHeaders,
+          },
+        });
       },
     });
   }),

@@ -65,3 +65,26 @@ describe("POST /api/content/create rate limit", () => {
     expect(limited.headers.get("x-ratelimit-remaining")).toBe("0");
   });
 });
+
+describe("POST /api/video/jobs with an Idempotency-Key", () => {
+  it("creates one job for a retried request and counts it once against the quota", async () => {
+    const { accessToken: token } = await signInAsDemo(baseUrl());
+    const brandId = await demoBrandId(api, token);
+    const body = {
+      brandId,
+      mode: "regular",
+      script: "Fresh beans, roasted every morning in our café. Come in and taste the difference.",
+    };
+    const headers = { "idempotency-key": `video-${Date.now()}` };
+    const first = await api("/api/video/jobs", { method: "POST", token, headers, json: body });
+    const retry = await api("/api/video/jobs", { method: "POST", token, headers, json: body });
+    expect(first.status).toBe(202);
+    expect(retry.status).toBe(202);
+    expect(retry.body.jobId).toBe(first.body.jobId);
+    expect(retry.headers.get("idempotent-replayed")).toBe("true");
+    const jobs = await api(`/api/video/jobs?brandId=${brandId}`, { token });
+    expect(jobs.body.items.filter((job: { jobId: string }) => job.jobId === first.body.jobId)).toHaveLength(
+      1,
+    );
+  });
+});
