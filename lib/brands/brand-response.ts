@@ -4,20 +4,25 @@ import type { BrandContextResponse, BrandResponse } from "@/lib/contracts/brands
 import { mediaUrl } from "@/lib/media/storage";
 import { buildBrandPrompt } from "./brand-prompt";
 
+/** The fields that make up the brand's voice, shared by the brand and its AI context. */
+const voiceFields = (brand: Brand) => ({
+  brandId: brand.id,
+  name: brand.name,
+  tone: brand.tone,
+  voice: brand.voice,
+  audience: brand.audience,
+  language: brand.language,
+  values: brand.values,
+  doList: brand.doList,
+  dontList: brand.dontList,
+  bannedWords: brand.bannedWords,
+  defaultHashtags: brand.defaultHashtags,
+});
+
 /** The brand as the API shows it: every profile field plus the avatar's state and files. */
 export function toBrandResponse(brand: Brand): BrandResponse {
   return {
-    brandId: brand.id,
-    name: brand.name,
-    tone: brand.tone,
-    voice: brand.voice,
-    audience: brand.audience,
-    language: brand.language,
-    values: brand.values,
-    doList: brand.doList,
-    dontList: brand.dontList,
-    bannedWords: brand.bannedWords,
-    defaultHashtags: brand.defaultHashtags,
+    ...voiceFields(brand),
     primaryColor: brand.primaryColor,
     secondaryColor: brand.secondaryColor,
     monthlyVideoQuota: brand.monthlyVideoQuota,
@@ -37,17 +42,7 @@ export function toBrandResponse(brand: Brand): BrandResponse {
 /** What AI generation works from, with the exact system prompt it sends. */
 export function toBrandContext(brand: Brand): BrandContextResponse {
   return {
-    brandId: brand.id,
-    name: brand.name,
-    tone: brand.tone,
-    voice: brand.voice,
-    audience: brand.audience,
-    language: brand.language,
-    values: brand.values,
-    doList: brand.doList,
-    dontList: brand.dontList,
-    bannedWords: brand.bannedWords,
-    defaultHashtags: brand.defaultHashtags,
+    ...voiceFields(brand),
     avatarStatus: brand.avatarStatus,
     updatedAt: brand.updatedAt.toISOString(),
     prompt: buildBrandPrompt(brand),

@@ -15,6 +15,9 @@ import { runProcess } from "./run-process";
 import { splitIntoScenes, wrapLines } from "./scenes";
 import { buildAudioTrack, type Pcm, pcmSeconds, speak } from "./speech";
 
+// Every ffmpeg call: no stdin, errors only, overwrite the (temporary) output.
+const QUIET_OVERWRITE = ["-nostdin", "-hide_banner", "-v", "error", "-y"];
+
 const WIDTH = 1280;
 const HEIGHT = 720;
 const FPS = 25;
@@ -225,11 +228,7 @@ async function render(
     await runProcess(
       ffmpeg,
       [
-        "-nostdin",
-        "-hide_banner",
-        "-v",
-        "error",
-        "-y",
+        ...QUIET_OVERWRITE,
         ...inputs,
         "-filter_complex_script",
         graphFile,
@@ -276,11 +275,7 @@ async function render(
     await runProcess(
       ffmpeg,
       [
-        "-nostdin",
-        "-hide_banner",
-        "-v",
-        "error",
-        "-y",
+        ...QUIET_OVERWRITE,
         "-ss",
         seconds(posterAt),
         "-i",
