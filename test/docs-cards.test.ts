@@ -84,6 +84,14 @@ describe("docs cards", () => {
     expect(orphans).toEqual([]);
   });
 
+  it("of operations in the registry are not drafts", () => {
+    const drafts = cards
+      .filter((loaded) => operations.some((operation) => operation.id === loaded.card.id))
+      .filter((loaded) => loaded.card.status === "draft")
+      .map((loaded) => loaded.file);
+    expect(drafts).toEqual([]);
+  });
+
   it("have MDX bodies that compile", async () => {
     for (const loaded of cards) {
       await expect(compile(loaded.body), loaded.file).resolves.toBeTruthy();

@@ -73,7 +73,9 @@ describe("the OpenAPI document", () => {
     "%s takes its path and query parameters and body from the zod contract",
     (_id, operation) => {
       const entry = entryOf(operation);
-      const parameters = (entry.parameters as Json[]).map((parameter) => `${parameter.in}:${parameter.name}`);
+      const parameters = (entry.parameters as Json[])
+        .filter((parameter) => parameter.in !== "header")
+        .map((parameter) => `${parameter.in}:${parameter.name}`);
       const expected = inputFields(operation)
         .filter((field) => field.in !== "body")
         .map((field) => `${field.in}:${field.name}`);
@@ -86,6 +88,19 @@ describe("the OpenAPI document", () => {
       }
     },
   );
+
+  it("documents the Idempotency-Key header exactly where idempotency_conflict can be answered", () => {
+    for (const operation of operations) {
+      const headers = (entryOf(operation).parameters as Json[]).filter(
+        (parameter) => parameter.in === "header",
+      );
+      const expected = operation.errors.includes("idempotency_conflict") ? ["Idempotency-Key"] : [];
+      expect(
+        headers.map((header) => header.name),
+        operation.id,
+      ).toEqual(expected);
+    }
+  });
 
   it("holds the error envelope as a shared component", () => {
     expect(document.components.schemas.ErrorEnvelope.properties.error.required).toEqual([

@@ -10,6 +10,16 @@ type JsonSchema = JsonObject & { properties?: Record<string, JsonObject>; requir
 
 const ENVELOPE_REF = { $ref: "#/components/schemas/ErrorEnvelope" };
 
+const IDEMPOTENCY_KEY = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    "Any unique string (a UUID). A retry with the same key and body replays the first success " +
+    "(`Idempotent-Replayed: true`) instead of doing the work again; records live 24 hours.",
+  schema: { type: "string", maxLength: 200 },
+};
+
 const HEADER_DESCRIPTIONS: Record<string, string> = {
   "X-Request-Id": "The request's id; error bodies carry the same id.",
   Location: "The URL of the created resource.",
@@ -153,6 +163,8 @@ function operationObject(converter: SchemaConverter, operation: Operation) {
     parameters: [
       ...parametersOf(converter, operation.pathParams, "path"),
       ...parametersOf(converter, operation.query, "query"),
+      // An operation that can answer idempotency_conflict is one that honours Idempotency-Key.
+      ...(operation.errors.includes("idempotency_conflict") ? [IDEMPOTENCY_KEY] : []),
     ],
     ...(operation.body
       ? {
