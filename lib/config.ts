@@ -1,27 +1,222 @@
 import path from "node:path";
+import { z } from "zod";
 
-/** Runtime configuration, read once per call so tests can start servers with their own environment. */
+/**
+ * The whole environment, parsed once with one schema. This is the only module that reads `process.env`
+ * (Next's own NEXT_RUNTIME/NEXT_DIST_DIR and the system PATH aside). Start-up calls `assertConfig()`, which
+ * stops the process with one message naming every bad variable; everything else reads `getEnv()` or `config`.
+ * An empty value counts as unset, as compose files and shells often leave them.
+ */
+
+const unset = (value: unknown) => (value === "" ? undefined : value);
+const text = () => z.preprocess(unset, z.string().optional());
+const flag = () =>
+  z.preprocess(
+    unset,
+    z
+      .enum(["true", "false", "1", "0"], { error: 'expected "true" or "false"' })
+      .transform((value) => value === "true" || value === "1")
+      .optional(),
+  );
+const int = (min: number, max: number, fallback: number) =>
+  z.preprocess(
+    unset,
+    z.coerce
+      .number({ error: `expected a whole number from ${min} to ${max}` })
+      .int({ error: `expected a whole number from ${min} to ${max}` })
+      .min(min, { error: `expected a whole number from ${min} to ${max}` })
+      .max(max, { error: `expected a whole number from ${min} to ${max}` })
+      .default(fallback),
+  );
+const url = (protocols: RegExp, expected: string) =>
+  z.preprocess(
+    unset,
+    z
+      .url({ protocol: protocols, error: `expected ${expected}` })
+      .transform((value) => value.replace(/\/+$/, ""))
+      .optional(),
+  );
+const httpUrl = () => url(/^https?$/, "an http(s) URL");
+const choice = <const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) =>
+  z.preprocess(unset, z.enum(values, { error: `expected one of ${values.join(", ")}` }).default(fallback));
+
+/** Every variable the app reads, with its default. README's table and .env.example follow this list. */
+const envObject = z.object({
+  NODE_ENV: choice(["development", "production", "test"] as const, "development"),
+  PORT: int(1, 65535, 3000),
+  DATA_DIR: z.preprocess(unset, z.string().default(".data")),
+  DATABASE_URL: url(/^postgres(ql)?$/, "a postgres:// or postgresql:// URL"),
+  AUTH_SECRET: text(),
+  ALLOW_SIGNUP: flag(),
+  SEED_DEMO: flag(),
+  NEXTAUTH_URL: httpUrl(),
+  APP_URL: httpUrl(),
+  GITHUB_ID: text(),
+  GITHUB_SECRET: text(),
+  GOOGLE_CLIENT_ID: text(),
+  GOOGLE_CLIENT_SECRET: text(),
+  OPENAI_API_KEY: text(),
+  OPENAI_BASE_URL: httpUrl(),
+  OPENAI_MODEL: z.preprocess(unset, z.string().default("gpt-4o-mini")),
+  AI_TIMEOUT_MS: int(1, 600_000, 20_000),
+  VIDEO_PROVIDER: choice(["local", "heygen", "did"] as const, "local"),
+  FFMPEG_PATH: text(),
+  WORKER: choice(["inline", "off"] as const, "inline"),
+  VIDEO_MONTHLY_QUOTA: int(0, 100_000, 30),
+  RATE_LIMIT_GENERATE_PER_MINUTE: int(1, 100_000, 20),
+  RATE_LIMIT_VIDEO_PER_MINUTE: int(1, 100_000, 10),
+  MEDIA_STORE: choice(["local", "s3"] as const, "local"),
+  S3_ENDPOINT: httpUrl(),
+  S3_REGION: z.preprocess(unset, z.string().default("us-east-1")),
+  S3_BUCKET: text(),
+  S3_ACCESS_KEY_ID: text(),
+  S3_SECRET_ACCESS_KEY: text(),
+  S3_FORCE_PATH_STYLE: flag(),
+  // S3 presigned URLs live at most 7 days, so that is the ceiling for both stores.
+  MEDIA_URL_TTL_SECONDS: int(60, 604_800, 604_800),
+  HEYGEN_API_KEY: text(),
+  HEYGEN_BASE_URL: httpUrl(),
+  HEYGEN_UPLOAD_BASE_URL: httpUrl(),
+  DID_API_KEY: text(),
+  DID_BASE_URL: httpUrl(),
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: flag(),
+});
+
+/**
+ * Rules across variables. They read the raw values, so they are reported together with every type error
+ * instead of only after the types are right.
+ */
+function crossChecks(source: Record<string, string | undefined>): string[] {
+  const value = (key: EnvKey) => (source[key] === "" ? undefined : source[key]);
+  const problems: string[] = [];
+  const need = (key: EnvKey, why: string) => {
+    if (!value(key)) problems.push(`${key}: required ${why}; got unset`);
+  };
+  if (value("NODE_ENV") === "production") {
+    const secret = value("AUTH_SECRET");
+    if (!secret) need("AUTH_SECRET", "in production (at least 32 bytes)");
+    else if (Buffer.byteLength(secret) < 32) {
+      problems.push(
+        `AUTH_SECRET: expected at least 32 bytes in production; got ${shown("AUTH_SECRET", secret)}`,
+      );
+    }
+  }
+  if (value("MEDIA_STORE") === "s3") {
+    for (const key of ["S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const)
+      need(key, "when MEDIA_STORE=s3");
+  }
+  if (value("VIDEO_PROVIDER") === "heygen") need("HEYGEN_API_KEY", "when VIDEO_PROVIDER=heygen");
+  if (value("VIDEO_PROVIDER") === "did") need("DID_API_KEY", "when VIDEO_PROVIDER=did");
+  if (value("WORKER") === "off" && !value("DATABASE_URL")) {
+    problems.push(
+      'WORKER: off needs DATABASE_URL, since only one process may open the embedded PGlite database; got "off"',
+    );
+  }
+  for (const [id, secret] of [
+    ["GITHUB_ID", "GITHUB_SECRET"],
+    ["GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"],
+  ] as const) {
+    if (Boolean(value(id)) !== Boolean(value(secret)))
+      need(value(id) ? secret : id, `together with ${value(id) ? id : secret}`);
+  }
+  return problems;
+}
+
+export const envSchema = envObject.transform((env) => {
+  const production = env.NODE_ENV === "production";
+  return {
+    ...env,
+    DATA_DIR: path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR),
+    ALLOW_SIGNUP: env.ALLOW_SIGNUP ?? true,
+    SEED_DEMO: env.SEED_DEMO ?? !production,
+    APP_URL: env.APP_URL ?? env.NEXTAUTH_URL,
+    S3_FORCE_PATH_STYLE: env.S3_FORCE_PATH_STYLE ?? false,
+    HEYGEN_BASE_URL: env.HEYGEN_BASE_URL ?? "https://api.heygen.com",
+    HEYGEN_UPLOAD_BASE_URL: env.HEYGEN_UPLOAD_BASE_URL ?? "https://upload.heygen.com",
+    DID_BASE_URL: env.DID_BASE_URL ?? "https://api.d-id.com",
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? !production,
+  };
+});
+
+export type Env = z.output<typeof envSchema>;
+export type EnvKey = keyof typeof envObject.shape;
+
+const ENV_KEYS = Object.keys(envObject.shape) as EnvKey[];
+const SECRET = /SECRET|API_KEY|PASSWORD/;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(
+      `Brand Studio cannot start: the configuration is invalid.\n${problems.map((p) => `  - ${p}`).join("\n")}`,
+    );
+    this.name = "ConfigError";
+  }
+}
+
+/** What a variable held, for the error message; secrets show only their length. */
+function shown(key: string, value: string | undefined) {
+  if (value === undefined || value === "") return "unset";
+  if (SECRET.test(key)) return `a hidden value of ${Buffer.byteLength(value)} bytes`;
+  return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+}
+
+/** Parses an environment; throws ConfigError listing every bad variable at once. */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = envSchema.safeParse(source);
+  const problems = (result.error?.issues ?? []).map((issue) => {
+    const key = String(issue.path[0] ?? "environment");
+    return `${key}: ${issue.message}; got ${shown(key, source[key])}`;
+  });
+  problems.push(...crossChecks(source));
+  if (problems.length > 0 || !result.success) throw new ConfigError(problems);
+  return result.data;
+}
+
+// Parsed once per distinct environment: a process reads it once; tests that change process.env get a new parse.
+const cache = globalThis as unknown as { brandStudioEnv?: { key: string; env: Env } };
+
+export function getEnv(): Env {
+  const key = ENV_KEYS.map((name) => process.env[name] ?? "").join("\u0000");
+  if (cache.brandStudioEnv?.key !== key) {
+    cache.brandStudioEnv = { key, env: parseEnv(process.env) };
+  }
+  return cache.brandStudioEnv.env;
+}
+
+/** Start-up: validate the environment, or print one message and exit non-zero before anything listens. */
+export function assertConfig(): Env {
+  try {
+    return getEnv();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`\n${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}
+
+/** Short names for what most modules need. */
 export const config = {
   get dataDir() {
-    return path.resolve(/*turbopackIgnore: true*/ process.env.DATA_DIR || ".data");
+    return getEnv().DATA_DIR;
   },
   get databaseUrl() {
-    return process.env.DATABASE_URL || undefined;
+    return getEnv().DATABASE_URL;
   },
   get allowSignup() {
-    return process.env.ALLOW_SIGNUP !== "false";
+    return getEnv().ALLOW_SIGNUP;
   },
-  get worker(): "inline" | "off" {
-    return process.env.WORKER === "off" ? "off" : "inline";
+  get worker() {
+    return getEnv().WORKER;
   },
   get videoProvider() {
-    return process.env.VIDEO_PROVIDER || "local";
+    return getEnv().VIDEO_PROVIDER;
   },
   get videoMonthlyQuota() {
-    const value = Number(process.env.VIDEO_MONTHLY_QUOTA ?? 30);
-    return Number.isInteger(value) && value >= 0 ? value : 30;
+    return getEnv().VIDEO_MONTHLY_QUOTA;
   },
   get isProduction() {
-    return process.env.NODE_ENV === "production";
+    return getEnv().NODE_ENV === "production";
   },
 };

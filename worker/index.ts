@@ -1,11 +1,12 @@
 import { closeDatabase, getDb } from "@/db/client";
-import { config } from "@/lib/config";
+import { assertConfig, config } from "@/lib/config";
 import { log } from "@/lib/log";
 import { getQueue, stopQueue } from "@/lib/queue/boss";
 import { startWorkers } from "@/lib/queue/workers";
 
 /** `npm run worker`: a job runner process of its own. Any number can share one PostgreSQL database. */
 async function main() {
+  assertConfig();
   if (!config.databaseUrl) {
     console.error(
       "npm run worker needs PostgreSQL: set DATABASE_URL. With the embedded PGlite database the worker " +

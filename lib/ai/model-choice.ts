@@ -1,3 +1,5 @@
+import { getEnv } from "@/lib/config";
+
 /** Which text model the app uses, decided in one place from the environment (DESIGN §7). */
 export type TextModelChoice = (
   | { provider: "openai"; model: string; apiKey: string; baseURL?: string }
@@ -10,17 +12,12 @@ export type TextModelChoice = (
   timeoutMs: number;
 };
 
-const DEFAULT_TIMEOUT_MS = 20_000;
-
-function timeoutMs() {
-  const value = Number(process.env.AI_TIMEOUT_MS);
-  return Number.isInteger(value) && value > 0 ? value : DEFAULT_TIMEOUT_MS;
-}
-
 export function chooseTextModel(): TextModelChoice {
-  const model = process.env.OPENAI_MODEL || "gpt-4o-mini";
-  const apiKey = process.env.OPENAI_API_KEY || undefined;
-  const baseURL = process.env.OPENAI_BASE_URL || undefined;
+  const env = getEnv();
+  const model = env.OPENAI_MODEL;
+  const apiKey = env.OPENAI_API_KEY;
+  const baseURL = env.OPENAI_BASE_URL;
+  const timeoutMs = () => env.AI_TIMEOUT_MS;
   if (baseURL) {
     return {
       provider: "openai-compatible",

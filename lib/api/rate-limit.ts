@@ -2,12 +2,13 @@ import { lt, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { rateLimitBuckets } from "@/db/schema";
 import type { Principal } from "@/lib/auth/authenticate";
+import { getEnv } from "@/lib/config";
 import { ApiError } from "./api-error";
 
 /** Requests per minute per credential, by kind of work. Generation is what costs money, so it is limited. */
 const LIMITS = {
-  generate: () => Number(process.env.RATE_LIMIT_GENERATE_PER_MINUTE) || 20,
-  video: () => Number(process.env.RATE_LIMIT_VIDEO_PER_MINUTE) || 10,
+  generate: () => getEnv().RATE_LIMIT_GENERATE_PER_MINUTE,
+  video: () => getEnv().RATE_LIMIT_VIDEO_PER_MINUTE,
 } as const;
 
 export type RateLimitBucket = keyof typeof LIMITS;

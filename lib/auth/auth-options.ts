@@ -2,6 +2,7 @@ import type { AuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import GithubProvider from "next-auth/providers/github";
 import GoogleProvider from "next-auth/providers/google";
+import { getEnv } from "@/lib/config";
 import { mintAccessToken } from "./access-token";
 import { ACCESS_TOKEN_REFRESH_WINDOW_MS } from "./access-token-window";
 import { getAuthSecret } from "./secret";
@@ -9,18 +10,14 @@ import { findOrCreateOAuthUser, verifyCredentials } from "./users";
 
 /** OAuth providers turn on only when their credentials are configured. */
 function oauthProviders() {
+  const env = getEnv();
   const providers = [];
-  if (process.env.GITHUB_ID && process.env.GITHUB_SECRET) {
-    providers.push(
-      GithubProvider({ clientId: process.env.GITHUB_ID, clientSecret: process.env.GITHUB_SECRET }),
-    );
+  if (env.GITHUB_ID && env.GITHUB_SECRET) {
+    providers.push(GithubProvider({ clientId: env.GITHUB_ID, clientSecret: env.GITHUB_SECRET }));
   }
-  if (process.env.GOOGLE_CLIENT_ID && process.env.GOOGLE_CLIENT_SECRET) {
+  if (env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET) {
     providers.push(
-      GoogleProvider({
-        clientId: process.env.GOOGLE_CLIENT_ID,
-        clientSecret: process.env.GOOGLE_CLIENT_SECRET,
-      }),
+      GoogleProvider({ clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET }),
     );
   }
   return providers;

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { config } from "@/lib/config";
+import { config, getEnv } from "@/lib/config";
 import { log } from "@/lib/log";
 
 const globalForSecret = globalThis as unknown as { brandStudioAuthSecret?: string };
@@ -11,7 +11,7 @@ const globalForSecret = globalThis as unknown as { brandStudioAuthSecret?: strin
  * on one PostgreSQL must share a secret, so production with DATABASE_URL requires it to be set.
  */
 export function getAuthSecret(): string {
-  const fromEnv = process.env.AUTH_SECRET;
+  const fromEnv = getEnv().AUTH_SECRET;
   if (fromEnv) return fromEnv;
   if (globalForSecret.brandStudioAuthSecret) return globalForSecret.brandStudioAuthSecret;
   if (config.isProduction && config.databaseUrl) {

@@ -1,12 +1,13 @@
 import { DataDirLockedError } from "@/db/pglite-lock";
 import { prepareDatabase } from "@/db/prepare";
-import { config } from "@/lib/config";
+import { assertConfig, config } from "@/lib/config";
 import { log } from "@/lib/log";
 import { getQueue } from "@/lib/queue/boss";
 import { startWorkers } from "@/lib/queue/workers";
 
 /** Runs once when the web process starts (from Next's instrumentation hook). */
 export async function startServer() {
+  assertConfig();
   try {
     await prepareDatabase();
   } catch (error) {

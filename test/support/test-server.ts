@@ -91,6 +91,9 @@ export async function startTestServer(
     DATABASE_URL: database?.url,
     AUTH_SECRET: authSecret,
     NEXTAUTH_URL: `http://127.0.0.1:${port}`,
+    // `next start` runs as production, which seeds nothing by default; the tests sign in as the demo user.
+    SEED_DEMO: "true",
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
     // Tests send many requests a minute from one user; the limit tests set their own low limits.
     RATE_LIMIT_GENERATE_PER_MINUTE: "100000",
     RATE_LIMIT_VIDEO_PER_MINUTE: "100000",

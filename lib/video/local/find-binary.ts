@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { getEnv } from "@/lib/config";
 
 function isExecutable(file: string) {
   try {
@@ -37,7 +38,7 @@ async function bundledFfmpeg(): Promise<string | null> {
  * on PATH (it has the fuller build), else the one from @ffmpeg-installer/ffmpeg.
  */
 export async function findFfmpeg(): Promise<string | null> {
-  const configured = process.env.FFMPEG_PATH;
+  const configured = getEnv().FFMPEG_PATH;
   if (configured) return isExecutable(configured) ? configured : null;
   return findOnPath("ffmpeg") ?? (await bundledFfmpeg());
 }
