@@ -196,6 +196,11 @@ export function assertConfig(): Env {
   }
 }
 
+/** What `next start` (production) or `next dev` (development) would set when NODE_ENV is unset. */
+export function applyNodeEnvDefault(value: "production" | "development") {
+  if (!process.env.NODE_ENV) Object.assign(process.env, { NODE_ENV: value });
+}
+
 /** Short names for what most modules need. */
 export const config = {
   get dataDir() {
