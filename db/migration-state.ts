@@ -27,12 +27,20 @@ function readJournal(): JournalEntry[] {
  * records each applied migration's journal time; anything newer than the last one is pending.
  */
 export async function findPendingMigrations(database: Database): Promise<string[]> {
-  const result = (await database.db.execute(
-    sql`select case when to_regclass('drizzle.__drizzle_migrations') is null then null
-        else (select max(created_at)::text from drizzle.__drizzle_migrations) end as last`,
-  )) as unknown as { rows?: { last: string | null }[] } | { last: string | null }[];
-  const last = (Array.isArray(result) ? result[0] : result.rows?.[0])?.last;
-  const applied = last === null || last === undefined ? -1 : Number(last);
+  const firstRow = async (query: ReturnType<typeof sql>) => {
+    const result = (await database.db.execute(query)) as unknown as
+      | { rows?: Record<string, unknown>[] }
+      | Record<string, unknown>[];
+    return (Array.isArray(result) ? result[0] : result.rows?.[0]) ?? {};
+  };
+  // Two statements: PostgreSQL resolves every table a statement names before running it.
+  const { present } = await firstRow(
+    sql`select to_regclass('drizzle.__drizzle_migrations') is not null as present`,
+  );
+  const { last } = present
+    ? await firstRow(sql`select max(created_at)::text as last from drizzle.__drizzle_migrations`)
+    : { last: null };
+  const applied = typeof last === "string" ? Number(last) : -1;
   return readJournal()
     .filter((entry) => entry.when > applied)
     .map((entry) => entry.tag);

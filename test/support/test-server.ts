@@ -81,7 +81,14 @@ export async function waitForListening(url: string, child: ChildProcess, timeout
 export function spawnNext(port: number, env: Record<string, string | undefined>) {
   return spawn(process.execPath, [path.join(ROOT, "scripts/start.mjs"), "-p", String(port)], {
     cwd: ROOT,
-    env: { ...process.env, NEXT_DIST_DIR: TEST_DIST_DIR, NEXT_TELEMETRY_DISABLED: "1", ...env },
+    // NODE_ENV as `next start` sets it when a deploy leaves it unset (Vitest's own process says "test").
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      NEXT_DIST_DIR: TEST_DIST_DIR,
+      NEXT_TELEMETRY_DISABLED: "1",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
 }
