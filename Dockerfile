@@ -32,9 +32,9 @@ RUN apt-get update \
 ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/data
-# The node image's unprivileged user owns the app's writable folder and nothing else.
-RUN mkdir -p /data && chown node:node /data
 COPY --from=build --chown=root:root /app /app
+# The node image's unprivileged user owns the writable folders (data, Next's cache) and nothing else.
+RUN mkdir -p /data /app/.next/cache && chown node:node /data /app/.next/cache
 USER node
 EXPOSE 3000
 VOLUME ["/data"]
