@@ -174,8 +174,12 @@ describe("a production start", () => {
         expect(signUp.status).toBeGreaterThanOrEqual(500);
         expect((await signUp.json()).error.code).toBeDefined();
 
-        const migrated = await runDbMigrate({ DATABASE_URL: server.databaseUrl, NODE_ENV: "production" });
-        expect(migrated.code).toBe(0);
+        const migrated = await runDbMigrate({
+          DATABASE_URL: server.databaseUrl,
+          NODE_ENV: "production",
+          AUTH_SECRET: server.authSecret,
+        });
+        expect(migrated.code, migrated.output).toBe(0);
         const healed = await fetch(`${server.url}/api/health`);
         expect(healed.status).toBe(200);
         // The first real user signs up as the README says.
