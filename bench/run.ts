@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { getEnv } from "@/lib/config";
 import { signInAsDemo } from "../test/support/auth";
 import { startTestServer, TEST_DIST_DIR, type TestServer } from "../test/support/test-server";
 
@@ -113,7 +114,7 @@ async function main() {
 
 Run with \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}.
 Machine: ${cpu}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${
-      process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"
+      getEnv().DATABASE_URL ? "PostgreSQL" : "PGlite"
     }. Production build, one server, sequential requests over loopback.
 
 Timings are compared as a ratio to the health check's median in the same run; absolute milliseconds depend on

@@ -3,9 +3,11 @@ import type { PGlite } from "@electric-sql/pglite";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { Sql } from "postgres";
-import { config } from "@/lib/config";
+import { DatabaseNotMigratedError, findPendingMigrations } from "./migration-state";
 import { acquireDataDirLock } from "./pglite-lock";
 import * as schema from "./schema";
+
+export { DatabaseNotMigratedError } from "./migration-state";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema, ExtractTablesWithRelations<typeof schema>>;
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -14,8 +16,31 @@ export type Database =
   | { kind: "pglite"; db: Db; pglite: PGlite; close: () => Promise<void> }
   | { kind: "postgres"; db: Db; sql: Sql; url: string; close: () => Promise<void> };
 
+/** Where the database is: PostgreSQL at `url`, or PGlite under `dataDir` when there is no URL. */
+export type DatabaseSettings = { url?: string; dataDir: string };
+
 // Next bundles routes and the instrumentation hook separately; the one connection lives on globalThis.
-const globalForDb = globalThis as unknown as { brandStudioDb?: Promise<Database> };
+const globalForDb = globalThis as unknown as {
+  brandStudioDb?: Promise<Database>;
+  brandStudioDbSettings?: () => DatabaseSettings;
+  brandStudioDbChecked?: Promise<void>;
+};
+
+/**
+ * `db/` reads no configuration: each entry point (the web start-up, the worker, the scripts, the tests)
+ * says where the database is, once, before the first query. A function, so a changed setting is read
+ * when the database is next opened.
+ */
+export function configureDatabase(settings: () => DatabaseSettings) {
+  globalForDb.brandStudioDbSettings = settings;
+}
+
+function settings(): DatabaseSettings {
+  if (!globalForDb.brandStudioDbSettings) {
+    throw new Error("The database is not configured: the entry point must call configureDatabase() first.");
+  }
+  return globalForDb.brandStudioDbSettings();
+}
 
 async function openPostgres(url: string): Promise<Database> {
   const { default: postgres } = await import("postgres");
@@ -48,11 +73,11 @@ async function openPglite(dataDir: string): Promise<Database> {
   }
 }
 
-/** The one place that decides which database the app has. */
+/** The one place that decides which database the app has. Opens it; never migrates or seeds. */
 export function getDatabase(): Promise<Database> {
   if (!globalForDb.brandStudioDb) {
-    const url = config.databaseUrl;
-    const opening = url ? openPostgres(url) : openPglite(config.dataDir);
+    const { url, dataDir } = settings();
+    const opening = url ? openPostgres(url) : openPglite(dataDir);
     opening.catch(() => {
       if (globalForDb.brandStudioDb === opening) globalForDb.brandStudioDb = undefined;
     });
@@ -61,15 +86,29 @@ export function getDatabase(): Promise<Database> {
   return globalForDb.brandStudioDb;
 }
 
-/** The app's database, migrated and seeded. A failed preparation is retried on the next call. */
+/**
+ * The app's database, connected, once it is known to have every committed migration. It never migrates:
+ * on a database that is behind it rejects with DatabaseNotMigratedError (naming `npm run db:migrate`),
+ * and looks again on the next call, so a server heals as soon as the migration has run.
+ */
 export async function getDb(): Promise<Db> {
-  const { prepareDatabase } = await import("./prepare");
-  await prepareDatabase();
-  return (await getDatabase()).db;
+  const database = await getDatabase();
+  if (!globalForDb.brandStudioDbChecked) {
+    const checking = findPendingMigrations(database).then((pending) => {
+      if (pending.length > 0) throw new DatabaseNotMigratedError(pending);
+    });
+    checking.catch(() => {
+      if (globalForDb.brandStudioDbChecked === checking) globalForDb.brandStudioDbChecked = undefined;
+    });
+    globalForDb.brandStudioDbChecked = checking;
+  }
+  await globalForDb.brandStudioDbChecked;
+  return database.db;
 }
 
 export async function closeDatabase() {
   const opening = globalForDb.brandStudioDb;
   globalForDb.brandStudioDb = undefined;
+  globalForDb.brandStudioDbChecked = undefined;
   if (opening) await (await opening).close();
 }

@@ -1,10 +1,10 @@
-import path from "node:path";
 import type { Database } from "./client";
+import { migrationsFolder } from "./migration-state";
 
-const migrationsFolder = path.join(process.cwd(), "db", "migrations");
 // Any fixed number: several processes starting at once on one PostgreSQL take turns migrating.
 const MIGRATION_LOCK = 727_001;
 
+/** Applies the committed migrations (`npm run db:migrate`; on start only with PGlite or in development). */
 export async function runMigrations(database: Database) {
   if (database.kind === "pglite") {
     const { migrate } = await import("drizzle-orm/pglite/migrator");

@@ -1,9 +1,11 @@
-import { count, eq } from "drizzle-orm";
-import { hashPassword } from "@/lib/auth/password";
-import { newId } from "@/lib/ids";
+import { eq } from "drizzle-orm";
 import type { Db } from "./client";
-import { brandMembers, brands, users } from "./schema";
+import { users } from "./schema";
 
+/**
+ * The demo account's data. Creating it (which needs password hashing) is `lib/auth/seed-demo.ts`, run on
+ * start when SEED_DEMO is on and by `npm run db:seed`.
+ */
 export const DEMO_LOGIN = { email: "demo@brandstudio.dev", password: "brandstudio-demo" } as const;
 
 export const DEMO_BRAND = {
@@ -21,24 +23,6 @@ export const DEMO_BRAND = {
   primaryColor: "#3B2F2F",
   secondaryColor: "#E0A458",
 };
-
-/** Creates the demo user and brand on an empty database. Safe to call on every start. */
-export async function seedDemo(db: Db) {
-  const [{ value: userCount }] = await db.select({ value: count() }).from(users);
-  if (userCount > 0) return { created: false };
-
-  const passwordHash = await hashPassword(DEMO_LOGIN.password);
-  await db.transaction(async (tx) => {
-    const userId = newId("usr");
-    const brandId = newId("brd");
-    await tx
-      .insert(users)
-      .values({ id: userId, email: DEMO_LOGIN.email, name: "Demo Marketer", passwordHash });
-    await tx.insert(brands).values({ id: brandId, ...DEMO_BRAND });
-    await tx.insert(brandMembers).values({ brandId, userId, role: "owner" });
-  });
-  return { created: true };
-}
 
 export async function findDemoUser(db: Db) {
   const [user] = await db.select().from(users).where(eq(users.email, DEMO_LOGIN.email));

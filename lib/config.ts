@@ -141,7 +141,8 @@ export const envSchema = envObject.transform((env) => {
 export type Env = z.output<typeof envSchema>;
 export type EnvKey = keyof typeof envObject.shape;
 
-const ENV_KEYS = Object.keys(envObject.shape) as EnvKey[];
+/** Every variable's name, in the schema's order (the README table and .env.example are tested against it). */
+export const ENV_KEYS = Object.keys(envObject.shape) as EnvKey[];
 const SECRET = /SECRET|API_KEY|PASSWORD/;
 
 export class ConfigError extends Error {
@@ -194,6 +195,11 @@ export function assertConfig(): Env {
     }
     throw error;
   }
+}
+
+/** What `next start` (production) or `next dev` (development) would set when NODE_ENV is unset. */
+export function applyNodeEnvDefault(value: "production" | "development") {
+  if (!process.env.NODE_ENV) Object.assign(process.env, { NODE_ENV: value });
 }
 
 /** Short names for what most modules need. */

@@ -1,13 +1,18 @@
-import { closeDatabase, getDatabase } from "@/db/client";
+import { closeDatabase, getDatabase, getDb } from "@/db/client";
 import { runMigrations } from "@/db/migrate";
-import { DEMO_LOGIN, seedDemo } from "@/db/seed";
+import { DEMO_LOGIN } from "@/db/seed";
+import { seedDemo } from "@/lib/auth/seed-demo";
+import { assertConfig } from "@/lib/config";
+import { configureDatabaseFromEnv } from "@/lib/server/prepare-database";
 
+/** `npm run db:seed`: migrates, then creates the demo account on a database with no users (whatever SEED_DEMO says). */
 async function main() {
-  const database = await getDatabase();
-  await runMigrations(database);
-  const { created } = await seedDemo(database.db);
+  assertConfig();
+  configureDatabaseFromEnv();
+  await runMigrations(await getDatabase());
+  const { created } = await seedDemo(await getDb());
   console.log(created ? "Seeded the demo account." : "The database already has users; nothing seeded.");
-  console.log(`Demo login: ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}`);
+  if (created) console.log(`Demo login: ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}`);
   await closeDatabase();
 }
 

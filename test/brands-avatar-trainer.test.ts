@@ -11,6 +11,7 @@ import { newAvatarImageKey } from "@/lib/brands/avatar-keys";
 import { giveUpAvatarTraining, trainAvatar } from "@/lib/brands/avatar-training";
 import { newId } from "@/lib/ids";
 import { getMediaStorage } from "@/lib/media/storage";
+import { migrateInProcess } from "./support/database";
 import { makeImage } from "./support/images";
 import { createTestDatabase } from "./support/test-server";
 
@@ -25,6 +26,7 @@ beforeAll(async () => {
     process.env.DATABASE_URL = database.url;
     dropDatabase = database.drop;
   }
+  await migrateInProcess();
 });
 
 afterAll(async () => {

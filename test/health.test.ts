@@ -21,7 +21,7 @@ describe("GET /api/health", () => {
     // Port 9 (discard) on loopback: nothing listens, so every connection is refused.
     const server = spawnNext(port, {
       DATABASE_URL: "postgres://postgres@127.0.0.1:9/none",
-      AUTH_SECRET: "x",
+      AUTH_SECRET: "a-test-secret-of-at-least-32-bytes-long",
     });
     try {
       let response: Response | undefined;

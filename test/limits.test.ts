@@ -6,11 +6,13 @@ import { closeDatabase } from "@/db/client";
 import { ApiError } from "@/lib/api/api-error";
 import { withIdempotency } from "@/lib/api/idempotency";
 import { enforceRateLimit } from "@/lib/api/rate-limit";
+import { migrateInProcess } from "./support/database";
 
 // These run in this process against the configured database (PGlite in a temporary folder, or PostgreSQL).
-beforeAll(() => {
+beforeAll(async () => {
   process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "bs-limits-"));
   process.env.RATE_LIMIT_GENERATE_PER_MINUTE = "3";
+  await migrateInProcess();
 });
 afterAll(() => closeDatabase());
 

@@ -1,8 +1,9 @@
-import { closeDatabase, getDb } from "@/db/client";
+import { closeDatabase } from "@/db/client";
 import { assertConfig, config } from "@/lib/config";
 import { log } from "@/lib/log";
 import { getQueue, stopQueue } from "@/lib/queue/boss";
-import { startWorkers } from "@/lib/queue/workers";
+import { prepareDatabase } from "@/lib/server/prepare-database";
+import { startWorkers } from "./workers";
 
 /** `npm run worker`: a job runner process of its own. Any number can share one PostgreSQL database. */
 async function main() {
@@ -14,7 +15,9 @@ async function main() {
     );
     process.exit(1);
   }
-  await getDb();
+  // Migrates only in development; never seeds. A database that is behind stops the worker here, naming
+  // `npm run db:migrate`.
+  await prepareDatabase({ seed: false });
   const boss = await getQueue();
   await startWorkers(boss);
   log.info("worker_ready", { pid: process.pid });

@@ -1,17 +1,8 @@
 import type { PgBoss } from "pg-boss";
 
 /**
- * Each background capability registers its queue and handler here; the inline worker (inside the web
- * process) and `npm run worker` both start exactly this list.
+ * A background capability: its queue and handler. Each domain exports one (avatar training, video); the
+ * list of them lives with the worker entry point (`worker/workers.ts`), so this generic layer imports no
+ * domain module.
  */
 export type QueueWorker = { name: string; start: (boss: PgBoss) => Promise<void> };
-
-export async function loadWorkers(): Promise<QueueWorker[]> {
-  const { avatarTrainingWorker } = await import("@/lib/brands/avatar-training");
-  const { videoWorker } = await import("@/lib/video/video-worker");
-  return [avatarTrainingWorker, videoWorker];
-}
-
-export async function startWorkers(boss: PgBoss) {
-  for (const worker of await loadWorkers()) await worker.start(boss);
-}

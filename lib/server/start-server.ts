@@ -1,26 +1,31 @@
+import type { PgBoss } from "pg-boss";
 import { DataDirLockedError } from "@/db/pglite-lock";
-import { prepareDatabase } from "@/db/prepare";
 import { assertConfig, config } from "@/lib/config";
 import { log } from "@/lib/log";
 import { getQueue } from "@/lib/queue/boss";
-import { startWorkers } from "@/lib/queue/workers";
+import { configureDatabaseFromEnv, prepareDatabase } from "./prepare-database";
 
-/** Runs once when the web process starts (from Next's instrumentation hook). */
-export async function startServer() {
+/**
+ * Runs once when the web process starts (from Next's instrumentation hook). The entry point passes the
+ * worker list (`worker/workers.ts`), so `lib` never imports the layer above it.
+ */
+export async function startServer(options: { startWorkers: (boss: PgBoss) => Promise<void> }) {
   assertConfig();
+  configureDatabaseFromEnv();
   try {
-    await prepareDatabase();
+    await prepareDatabase({ seed: true });
   } catch (error) {
     if (error instanceof DataDirLockedError) {
       console.error(`\nBrand Studio cannot start: ${error.message}\n`);
       process.exit(1);
     }
-    // PostgreSQL may come up later: health answers 503 meanwhile, and the next query tries again.
+    // PostgreSQL may come up later, or be migrated later: health answers 503 meanwhile (the error names
+    // `npm run db:migrate` when that is what is missing), and the next query looks again.
     log.error("database_unavailable", { error });
   }
   try {
     const boss = await getQueue();
-    if (config.worker === "inline") await startWorkers(boss);
+    if (config.worker === "inline") await options.startWorkers(boss);
   } catch (error) {
     // The API still serves; jobs answer provider_unavailable until the queue is back.
     log.error("queue_start_failed", { error });

@@ -11,7 +11,7 @@ import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import { getQueue } from "@/lib/queue/boss";
 import { assertBrandReadyForVideo } from "./assert-brand-ready";
-import { getVideoProvider } from "./provider";
+import { getVideoProvider } from "./providers";
 import { scriptFromCaption } from "./script";
 import { enqueueRender, ensureVideoQueues } from "./video-queue";
 import { assertVideoQuotaLeft, quotaMonth } from "./video-quota";

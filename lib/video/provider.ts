@@ -1,5 +1,4 @@
 import type { ErrorCode } from "@/lib/api/error-codes";
-import { config } from "@/lib/config";
 import type { VideoMode } from "@/lib/contracts/video";
 
 export type RenderRequest = {
@@ -65,26 +64,4 @@ export interface VideoProvider {
     request: RenderRequest,
     options: { signal: AbortSignal; onProgress: (percent: number) => void },
   ): Promise<RenderResult>;
-}
-
-/** Stands in for a VIDEO_PROVIDER this build has no adapter for: every job answers provider_unavailable. */
-function missingProvider(name: string): VideoProvider {
-  const reason = `VIDEO_PROVIDER=${name} is not a provider this build has; use "local".`;
-  return {
-    name,
-    checkHealth: async () => ({ ok: false, reason }),
-    estimateSeconds: () => 0,
-    render: async () => {
-      throw new Error(reason);
-    },
-  };
-}
-
-/** The provider VIDEO_PROVIDER names (default `local`). */
-export async function getVideoProvider(): Promise<VideoProvider> {
-  if (config.videoProvider === "local") {
-    const { localVideoProvider } = await import("./local/local-provider");
-    return localVideoProvider;
-  }
-  return missingProvider(config.videoProvider);
 }

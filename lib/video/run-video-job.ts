@@ -1,6 +1,7 @@
 import type { Job, JobWithMetadata } from "pg-boss";
 import { log } from "@/lib/log";
-import { getVideoProvider, UnrenderableError } from "./provider";
+import { UnrenderableError } from "./provider";
+import { getVideoProvider } from "./providers";
 import {
   claimVideoJob,
   completeVideoJob,

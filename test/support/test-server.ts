@@ -62,15 +62,56 @@ export async function waitForHealth(url: string, child: ChildProcess, timeoutMs 
   throw new Error(`The server at ${url} did not become healthy in ${timeoutMs} ms.`);
 }
 
+/** `npm start` as a deploy runs it (scripts/start.mjs: the configuration check, then `next start`), as plain node. */
+/** Waits until the server answers anything at all (any status). */
+export async function waitForListening(url: string, child: ChildProcess, timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The server exited with code ${child.exitCode}.`);
+    const answered = await fetch(`${url}/api/health`).then(
+      () => true,
+      () => false,
+    );
+    if (answered) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`The server at ${url} did not answer in ${timeoutMs} ms.`);
+}
+
 export function spawnNext(port: number, env: Record<string, string | undefined>) {
-  return spawn(
-    process.execPath,
-    [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port)],
-    {
-      cwd: ROOT,
-      env: { ...process.env, NEXT_DIST_DIR: TEST_DIST_DIR, NEXT_TELEMETRY_DISABLED: "1", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
+  return spawn(process.execPath, [path.join(ROOT, "scripts/start.mjs"), "-p", String(port)], {
+    cwd: ROOT,
+    // NODE_ENV as `next start` sets it when a deploy leaves it unset (Vitest's own process says "test").
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      NEXT_DIST_DIR: TEST_DIST_DIR,
+      NEXT_TELEMETRY_DISABLED: "1",
+      ...env,
     },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}
+
+/**
+ * `npm run db:migrate` (scripts/db-migrate.ts) in its own process, the deploy's one-shot step. Resolves
+ * with the exit code and what it printed.
+ */
+export function runDbMigrate(env: Record<string, string | undefined>) {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts/db-migrate.ts")], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    output += chunk;
+  });
+  return new Promise<{ code: number | null; output: string }>((resolve) =>
+    child.once("exit", (code) => resolve({ code, output })),
   );
 }
 
@@ -79,12 +120,32 @@ export function spawnNext(port: number, env: Record<string, string | undefined>)
  * when DATABASE_URL is set, its own fresh PostgreSQL database.
  */
 export async function startTestServer(
-  options: { env?: Record<string, string | undefined> } = {},
+  options: {
+    env?: Record<string, string | undefined>;
+    /** false: start on a PostgreSQL database that `npm run db:migrate` has not prepared. */
+    migrate?: boolean;
+    /** false: return once the process runs, without waiting for a healthy answer. */
+    waitHealthy?: boolean;
+  } = {},
 ): Promise<TestServer> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bs-test-"));
   const database = process.env.DATABASE_URL ? await createTestDatabase(process.env.DATABASE_URL) : undefined;
   const authSecret = `test-secret-${randomBytes(16).toString("hex")}`;
+  // PostgreSQL is migrated the way a deploy does it, before the server starts (a production server migrates
+  // only PGlite by itself).
+  if (database && options.env?.DATABASE_URL !== "" && options.migrate !== false) {
+    const migrated = await runDbMigrate({
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      NODE_ENV: "production",
+      AUTH_SECRET: authSecret,
+    });
+    if (migrated.code !== 0) {
+      await database.drop();
+      throw new Error(`npm run db:migrate failed:\n${migrated.output}`);
+    }
+  }
   const child = spawnNext(port, {
     PORT: String(port),
     DATA_DIR: dataDir,
@@ -119,7 +180,8 @@ export async function startTestServer(
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    await waitForHealth(url, child);
+    if (options.waitHealthy === false) await waitForListening(url, child);
+    else await waitForHealth(url, child);
   } catch (error) {
     await stop();
     throw new Error(`${(error as Error).message}\n--- server output ---\n${output}`);

@@ -1,0 +1,101 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+// The layering rules of the brief, checked on the source: app → components → lib → db, db imports nothing
+// from lib, lib/config is the only reader of process.env, and no module imports itself through others.
+const ROOT = path.resolve(__dirname, "..");
+const SOURCE_DIRS = ["app", "components", "lib", "db", "worker", "scripts", "bench"];
+
+function sourceFiles(dir: string): string[] {
+  const full = path.join(ROOT, dir);
+  if (!fs.existsSync(full)) return [];
+  return fs.readdirSync(full, { withFileTypes: true, recursive: true }).flatMap((entry) => {
+    const file = path.relative(ROOT, path.join(entry.parentPath, entry.name));
+    return entry.isFile() && /\.(ts|tsx|mjs)$/.test(entry.name) && !file.includes("migrations") ? [file] : [];
+  });
+}
+
+const files = [...SOURCE_DIRS.flatMap(sourceFiles), "instrumentation.ts", "next.config.ts", "proxy.ts"];
+const text = new Map(files.map((file) => [file, fs.readFileSync(path.join(ROOT, file), "utf8")]));
+
+/** The repository files a module imports at run time, statically or with import() (`import type` is erased). */
+function importsOf(file: string): string[] {
+  const code = (text.get(file) ?? "").replace(/^import type [^;]+;/gm, "");
+  const specifiers = [...code.matchAll(/(?:from\s+|import\s*\(\s*|^import\s+)["']([^"']+)["']/gm)].map(
+    (m) => m[1],
+  );
+  return specifiers.flatMap((specifier) => {
+    const base = specifier.startsWith("@/")
+      ? path.join(ROOT, specifier.slice(2))
+      : specifier.startsWith(".")
+        ? path.resolve(ROOT, path.dirname(file), specifier)
+        : null;
+    if (!base) return [];
+    const candidates = ["", ".ts", ".tsx", ".mjs", "/index.ts", "/index.tsx"].map((ext) =>
+      path.relative(ROOT, base + ext),
+    );
+    const found = candidates.find((candidate) => text.has(candidate));
+    return found ? [found] : [];
+  });
+}
+
+describe("the layering", () => {
+  it("db/ imports nothing from lib/ (or any layer above it)", () => {
+    const offending = files
+      .filter((file) => file.startsWith("db/"))
+      .flatMap((file) =>
+        importsOf(file)
+          .filter((target) => !target.startsWith("db/"))
+          .map((t) => `${file} → ${t}`),
+      );
+    expect(offending).toEqual([]);
+  });
+
+  it("lib/ imports nothing from app/, components/ or worker/", () => {
+    const offending = files
+      .filter((file) => file.startsWith("lib/"))
+      .flatMap((file) =>
+        importsOf(file)
+          .filter((target) => /^(app|components|worker)\//.test(target))
+          .map((target) => `${file} → ${target}`),
+      );
+    expect(offending).toEqual([]);
+  });
+
+  it("only lib/config.ts reads process.env (Next's NEXT_RUNTIME and NEXT_DIST_DIR, the system PATH and the test runner aside)", () => {
+    const allowed: Record<string, RegExp> = {
+      "instrumentation.ts": /process\.env\.NEXT_RUNTIME/g,
+      "next.config.ts": /process\.env\.NEXT_DIST_DIR/g,
+      "lib/video/local/find-binary.ts": /process\.env\.PATH/g,
+    };
+    const offending = files.filter((file) => {
+      if (file === "lib/config.ts" || file === "scripts/test.mjs") return false;
+      const source = (text.get(file) ?? "").replace(allowed[file] ?? /$^/g, "");
+      // Passing the whole environment on to a child process (`...process.env`) reads no setting.
+      return /process\.env(?!\s*[,}])/.test(source.replace(/\.\.\.process\.env/g, ""));
+    });
+    expect(offending).toEqual([]);
+  });
+
+  it("has no import cycles", () => {
+    const graph = new Map(files.map((file) => [file, importsOf(file)]));
+    const cycles: string[] = [];
+    const state = new Map<string, "visiting" | "done">();
+    const stack: string[] = [];
+    const visit = (file: string) => {
+      if (state.get(file) === "done") return;
+      if (state.get(file) === "visiting") {
+        cycles.push([...stack.slice(stack.indexOf(file)), file].join(" → "));
+        return;
+      }
+      state.set(file, "visiting");
+      stack.push(file);
+      for (const target of graph.get(file) ?? []) visit(target);
+      stack.pop();
+      state.set(file, "done");
+    };
+    for (const file of files) visit(file);
+    expect(cycles).toEqual([]);
+  });
+});

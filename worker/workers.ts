@@ -1,0 +1,16 @@
+import type { PgBoss } from "pg-boss";
+import type { QueueWorker } from "@/lib/queue/workers";
+
+/**
+ * Every queue worker. The inline worker (inside the web process, WORKER=inline) and `npm run worker`
+ * both start exactly this list.
+ */
+export async function loadWorkers(): Promise<QueueWorker[]> {
+  const { avatarTrainingWorker } = await import("@/lib/brands/avatar-training");
+  const { videoWorker } = await import("@/lib/video/video-worker");
+  return [avatarTrainingWorker, videoWorker];
+}
+
+export async function startWorkers(boss: PgBoss) {
+  for (const worker of await loadWorkers()) await worker.start(boss);
+}
