@@ -90,7 +90,7 @@ async function isTraining({ brandId, imageKey }: AvatarTrainingJob) {
 export async function trainAvatar(job: AvatarTrainingJob) {
   if (!(await isTraining(job))) return "superseded" as const;
   const storage = getMediaStorage();
-  const source = await buffer(storage.read(job.imageKey));
+  const source = await buffer(await storage.read(job.imageKey));
   const problem = await findAvatarProblem(source);
   if (problem) {
     await settleTraining(job, { avatarStatus: "failed", avatarError: problem });
