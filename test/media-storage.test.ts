@@ -171,6 +171,7 @@ describe("S3 presigned media URLs", () => {
     const store = stores.s3();
     const key = `videos/vjb_${randomBytes(6).toString("hex")}/video.mp4`;
     await store.put(key, Buffer.from("private"));
+    await store.put(key.replace("video.mp4", "poster.jpg"), Buffer.from("also private"));
     const url = new URL(await store.signedUrl(key));
 
     const otherKey = new URL(url);

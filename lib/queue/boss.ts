@@ -1,5 +1,6 @@
 import type { PgBoss } from "pg-boss";
 import { getDatabase } from "@/db/client";
+import { getEnv } from "@/lib/config";
 import { log } from "@/lib/log";
 
 const globalForQueue = globalThis as unknown as { brandStudioBoss?: Promise<PgBoss> };
@@ -31,8 +32,16 @@ export function getQueue(): Promise<PgBoss> {
   return globalForQueue.brandStudioBoss;
 }
 
+/**
+ * Stops the queue gracefully: no more fetching; a running job may finish within
+ * WORKER_SHUTDOWN_GRACE_SECONDS, and one still running then is failed back to the queue (pg-boss's
+ * failWip), so another worker retries it within seconds rather than after a heartbeat timeout, and its
+ * handler's signal aborts the render here.
+ */
 export async function stopQueue() {
   const starting = globalForQueue.brandStudioBoss;
   globalForQueue.brandStudioBoss = undefined;
-  if (starting) await (await starting).stop({ graceful: true, timeout: 10_000 });
+  if (!starting) return;
+  const boss = await starting.catch(() => undefined);
+  await boss?.stop({ graceful: true, timeout: getEnv().WORKER_SHUTDOWN_GRACE_SECONDS * 1000 });
 }

@@ -4,6 +4,7 @@ import { assertConfig, config } from "@/lib/config";
 import { log } from "@/lib/log";
 import { getQueue } from "@/lib/queue/boss";
 import { startWorkers } from "@/lib/queue/workers";
+import { stopInlineWorkerOnSignal } from "./graceful-shutdown";
 
 /** Runs once when the web process starts (from Next's instrumentation hook). */
 export async function startServer() {
@@ -20,7 +21,10 @@ export async function startServer() {
   }
   try {
     const boss = await getQueue();
-    if (config.worker === "inline") await startWorkers(boss);
+    if (config.worker === "inline") {
+      await startWorkers(boss);
+      stopInlineWorkerOnSignal();
+    }
   } catch (error) {
     // The API still serves; jobs answer provider_unavailable until the queue is back.
     log.error("queue_start_failed", { error });
