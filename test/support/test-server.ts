@@ -79,12 +79,20 @@ export function spawnNext(port: number, env: Record<string, string | undefined>)
  * when DATABASE_URL is set, its own fresh PostgreSQL database.
  */
 export async function startTestServer(
-  options: { env?: Record<string, string | undefined> } = {},
+  options: {
+    env?: Record<string, string | undefined>;
+    /** Share a database (left in place on stop) and a secret with another server, as a second host would. */
+    shared?: { databaseUrl: string; authSecret: string };
+  } = {},
 ): Promise<TestServer> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bs-test-"));
-  const database = process.env.DATABASE_URL ? await createTestDatabase(process.env.DATABASE_URL) : undefined;
-  const authSecret = `test-secret-${randomBytes(16).toString("hex")}`;
+  const database = options.shared
+    ? { url: options.shared.databaseUrl, drop: async () => {} }
+    : process.env.DATABASE_URL
+      ? await createTestDatabase(process.env.DATABASE_URL)
+      : undefined;
+  const authSecret = options.shared?.authSecret ?? `test-secret-${randomBytes(16).toString("hex")}`;
   const child = spawnNext(port, {
     PORT: String(port),
     DATA_DIR: dataDir,
