@@ -165,7 +165,9 @@ export const videoJobs = pgTable(
     status: text("status").$type<VideoJobStatus>().notNull().default("queued"),
     progress: integer("progress").notNull().default(0),
     estimatedSeconds: integer("estimated_seconds"),
+    /** The finished video's media key (responses sign a URL for it); older rows hold `/media/<key>`. */
     videoUrl: text("video_url"),
+    /** The poster's media key, like videoUrl. */
     thumbnailUrl: text("thumbnail_url"),
     durationSeconds: integer("duration_seconds"),
     errorCode: text("error_code"),

@@ -62,6 +62,8 @@ const envObject = z.object({
   VIDEO_PROVIDER: choice(["local", "heygen", "did"] as const, "local"),
   FFMPEG_PATH: text(),
   WORKER: choice(["inline", "off"] as const, "inline"),
+  // On SIGTERM a worker finishes its running job within this grace, else gives it back to the queue.
+  WORKER_SHUTDOWN_GRACE_SECONDS: int(1, 3600, 8),
   VIDEO_MONTHLY_QUOTA: int(0, 100_000, 30),
   RATE_LIMIT_GENERATE_PER_MINUTE: int(1, 100_000, 20),
   RATE_LIMIT_VIDEO_PER_MINUTE: int(1, 100_000, 10),

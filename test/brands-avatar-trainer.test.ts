@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { buffer } from "node:stream/consumers";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -97,7 +98,7 @@ describe("the local trainer", () => {
     const brand = await readBrand(job.brandId);
     expect(brand).toMatchObject({ avatarStatus: "ready", avatarError: null, avatarTrainingEndsAt: null });
     expect(brand.avatarFramesKey).toBe(job.imageKey.replace(/image\.png$/, "frame.png"));
-    const frame = fs.readFileSync(getMediaStorage().localPath(brand.avatarFramesKey ?? ""));
+    const frame = await buffer(await getMediaStorage().read(brand.avatarFramesKey ?? ""));
     expect(await sharp(frame).metadata()).toMatchObject({
       format: "png",
       width: 512,

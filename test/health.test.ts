@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { healthResponse } from "@/lib/contracts/health";
 import packageJson from "@/package.json";
 import { api } from "./support/http";
-import { freePort, spawnNext } from "./support/test-server";
+import { startS3Server } from "./support/s3-server";
+import { freePort, spawnNext, startTestServer, type TestServer } from "./support/test-server";
 
 describe("GET /api/health", () => {
   it("answers 200 without a token, with the database reachable and the package version", async () => {
@@ -12,6 +13,7 @@ describe("GET /api/health", () => {
     expect(health).toMatchObject({ status: "ok", version: packageJson.version });
     expect(health.checks.database).toBe("ok");
     expect(health.checks.queue).toBe("ok");
+    expect(health.checks.media).toBe("ok");
     expect(headers.get("cache-control")).toBe("no-store");
     expect(headers.get("x-request-id")).toMatch(/^req_/);
   });
@@ -31,9 +33,36 @@ describe("GET /api/health", () => {
       }
       expect(response?.status).toBe(503);
       const health = healthResponse.parse(await response?.json());
-      expect(health).toMatchObject({ status: "degraded", checks: { database: "unavailable" } });
+      expect(health).toMatchObject({
+        status: "degraded",
+        checks: { database: "unavailable", queue: "unavailable" },
+      });
     } finally {
       server.kill("SIGKILL");
+    }
+  });
+});
+
+describe("GET /api/health with S3 media storage", () => {
+  it("reports media ok while the bucket answers, and 503 with media unavailable once it does not", async () => {
+    const s3 = await startS3Server();
+    let server: TestServer | undefined;
+    try {
+      server = await startTestServer({ env: s3.env });
+      const up = await fetch(`${server.url}/api/health`);
+      expect(up.status).toBe(200);
+      expect(healthResponse.parse(await up.json()).checks).toMatchObject({ media: "ok", database: "ok" });
+
+      await s3.stop();
+      const down = await fetch(`${server.url}/api/health`);
+      expect(down.status).toBe(503);
+      expect(healthResponse.parse(await down.json())).toMatchObject({
+        status: "degraded",
+        checks: { database: "ok", queue: "ok", media: "unavailable" },
+      });
+    } finally {
+      await server?.stop();
+      await s3.stop().catch(() => {});
     }
   });
 });

@@ -1,8 +1,9 @@
+import { createHmac, hkdfSync } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { generateVideoResponse, type VideoJobView, videoJobPage } from "@/lib/contracts/video";
 import { newUser } from "./support/auth";
 import { api, baseUrl } from "./support/http";
@@ -11,6 +12,13 @@ import { SCRIPT, videoClient } from "./support/video-api";
 import { ffmpegPidsFor, ffprobe, isAlive, LONG_SCRIPT, waitFor } from "./support/video-media";
 
 let client: ReturnType<typeof videoClient>;
+
+/** A local media link signed as DESIGN §5 describes: HMAC-SHA256 over key and expiry, key from AUTH_SECRET. */
+function signMedia(key: string, exp: number) {
+  const secret = hkdfSync("sha256", inject("authSecret"), "", "brand-studio media url v1", 32);
+  const sig = createHmac("sha256", Buffer.from(secret)).update(`${key}\n${exp}`).digest("base64url");
+  return `/media/${key}?exp=${exp}&sig=${sig}`;
+}
 let brandId: string;
 
 beforeAll(async () => {
@@ -138,8 +146,16 @@ describe("a video job from a script", () => {
       script: SCRIPT,
       brief: "short",
     });
-    expect(job.videoUrl).toBe(`/media/videos/${created.jobId}/video.mp4`);
-    expect(job.thumbnailUrl).toBe(`/media/videos/${created.jobId}/poster.jpg`);
+    // Signed and expiring (MEDIA_URL_TTL_SECONDS, 7 days by default; at least 90 % of it is left).
+    const signed = new URL(job.videoUrl ?? "", baseUrl());
+    expect(signed.pathname).toBe(`/media/videos/${created.jobId}/video.mp4`);
+    const lifetime = Number(signed.searchParams.get("exp")) - Date.now() / 1000;
+    expect(lifetime).toBeGreaterThan(0.9 * 604_800 - 5);
+    expect(lifetime).toBeLessThanOrEqual(604_800);
+    expect(signed.searchParams.get("sig")).toMatch(/^[\w-]{43}$/);
+    expect(new URL(job.thumbnailUrl ?? "", baseUrl()).pathname).toBe(
+      `/media/videos/${created.jobId}/poster.jpg`,
+    );
     expect(Date.parse(job.startedAt ?? "")).toBeGreaterThanOrEqual(Date.parse(job.createdAt));
     expect(Date.parse(job.finishedAt ?? "")).toBeGreaterThanOrEqual(Date.parse(job.startedAt ?? ""));
   });
@@ -172,6 +188,49 @@ describe("a video job from a script", () => {
 
     const poster = await fetch(`${baseUrl()}${finished.thumbnailUrl}`);
     expect(poster.headers.get("content-type")).toBe("image/jpeg");
+  });
+
+  it("serves media only at a valid signed URL: unsigned, tampered and expired links answer 404 in the envelope", async () => {
+    const signed = new URL(finished.videoUrl ?? "", baseUrl());
+    const key = signed.pathname.slice("/media/".length);
+    const exp = Number(signed.searchParams.get("exp"));
+    const sig = signed.searchParams.get("sig") ?? "";
+
+    const good = await fetch(signed, { method: "HEAD" });
+    expect(good.status).toBe(200);
+    expect(Number(good.headers.get("content-length"))).toBeGreaterThan(1000);
+    const cacheControl = good.headers.get("cache-control") ?? "";
+    expect(cacheControl).toMatch(/^private, max-age=\d+$/);
+    expect(cacheControl).not.toMatch(/immutable/);
+    expect(Number(cacheControl.split("=")[1])).toBeLessThanOrEqual(exp - Math.floor(Date.now() / 1000) + 1);
+
+    const flipped = `${sig[0] === "A" ? "B" : "A"}${sig.slice(1)}`;
+    const bad = [
+      `/media/${key}`,
+      `/media/${key}?exp=${exp}`,
+      `/media/${key}?exp=${exp}&sig=${flipped}`,
+      `/media/${key}?exp=${exp + 3600}&sig=${sig}`,
+      `/media/${key.replace("video.mp4", "poster.jpg")}?exp=${exp}&sig=${sig}`,
+      // Correctly signed with the server's secret, but its expiry has passed.
+      signMedia(key, Math.floor(Date.now() / 1000) - 1),
+    ];
+    for (const url of bad) {
+      const response = await fetch(`${baseUrl()}${url}`, { headers: { Range: "bytes=0-99" } });
+      expect(response.status, url).toBe(404);
+      expect(response.headers.get("content-type")).toMatch(/application\/json/);
+      expect((await response.json()).error).toMatchObject({ code: "not_found", retryable: false });
+    }
+    // The same scheme with a future expiry works, so the expired link failed for its expiry alone.
+    expect((await fetch(`${baseUrl()}${signMedia(key, exp + 60)}`)).status).toBe(200);
+  });
+
+  it("answers each status GET with a working signed link", async () => {
+    const again = await client.call(`/api/video/jobs/${finished.jobId}`);
+    const url = new URL(again.body.videoUrl, baseUrl());
+    expect(url.pathname).toBe(new URL(finished.videoUrl ?? "", baseUrl()).pathname);
+    const range = await fetch(url, { headers: { Range: "bytes=0-9" } });
+    expect(range.status).toBe(206);
+    expect(range.headers.get("content-length")).toBe("10");
   });
 
   it("answers an unchanged status with 304 to If-None-Match, and a changed one with 200", async () => {

@@ -5,7 +5,7 @@ import { getDb } from "@/db/client";
 import { brands } from "@/db/schema";
 import { log } from "@/lib/log";
 import { getMediaStorage } from "@/lib/media/storage";
-import { getQueue } from "@/lib/queue/boss";
+import { getQueue, trackHandler } from "@/lib/queue/boss";
 import type { QueueWorker } from "@/lib/queue/workers";
 import { findAvatarProblem, prepareAvatarFrame } from "./avatar-frame";
 import { avatarUploadFolder } from "./avatar-keys";
@@ -90,7 +90,7 @@ async function isTraining({ brandId, imageKey }: AvatarTrainingJob) {
 export async function trainAvatar(job: AvatarTrainingJob) {
   if (!(await isTraining(job))) return "superseded" as const;
   const storage = getMediaStorage();
-  const source = await buffer(storage.read(job.imageKey));
+  const source = await buffer(await storage.read(job.imageKey));
   const problem = await findAvatarProblem(source);
   if (problem) {
     await settleTraining(job, { avatarStatus: "failed", avatarError: problem });
@@ -121,7 +121,7 @@ export const avatarTrainingWorker: QueueWorker = {
   async start(boss) {
     await ensureAvatarQueues(boss);
     await boss.work<AvatarTrainingJob>(AVATAR_TRAINING_QUEUE, { pollingIntervalSeconds: 1 }, async (jobs) => {
-      for (const job of jobs) await trainAvatar(job.data);
+      for (const job of jobs) await trackHandler(() => trainAvatar(job.data));
     });
     await boss.work<AvatarTrainingJob>(AVATAR_TRAINING_FAILED_QUEUE, async (jobs) => {
       for (const job of jobs) await giveUpAvatarTraining(job.data);

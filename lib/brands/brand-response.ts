@@ -1,7 +1,7 @@
 import type { Brand } from "@/db/schema";
 import { config } from "@/lib/config";
 import type { BrandContextResponse, BrandResponse } from "@/lib/contracts/brands";
-import { mediaUrl } from "@/lib/media/storage";
+import { signedMediaUrl } from "@/lib/media/storage";
 import { buildBrandPrompt } from "./brand-prompt";
 
 /** The fields that make up the brand's voice, shared by the brand and its AI context. */
@@ -19,8 +19,8 @@ const voiceFields = (brand: Brand) => ({
   defaultHashtags: brand.defaultHashtags,
 });
 
-/** The brand as the API shows it: every profile field plus the avatar's state and files. */
-export function toBrandResponse(brand: Brand): BrandResponse {
+/** The brand as the API shows it: every profile field plus the avatar's state and freshly signed file URLs. */
+export async function toBrandResponse(brand: Brand): Promise<BrandResponse> {
   return {
     ...voiceFields(brand),
     primaryColor: brand.primaryColor,
@@ -28,9 +28,8 @@ export function toBrandResponse(brand: Brand): BrandResponse {
     monthlyVideoQuota: brand.monthlyVideoQuota,
     effectiveMonthlyVideoQuota: brand.monthlyVideoQuota ?? config.videoMonthlyQuota,
     avatarStatus: brand.avatarStatus,
-    avatarUrl: brand.avatarImageKey ? mediaUrl(brand.avatarImageKey) : null,
-    avatarFrameUrl:
-      brand.avatarStatus === "ready" && brand.avatarFramesKey ? mediaUrl(brand.avatarFramesKey) : null,
+    avatarUrl: await signedMediaUrl(brand.avatarImageKey),
+    avatarFrameUrl: brand.avatarStatus === "ready" ? await signedMediaUrl(brand.avatarFramesKey) : null,
     avatarError: brand.avatarStatus === "failed" ? brand.avatarError : null,
     avatarTrainingEndsAt:
       brand.avatarStatus === "training" ? (brand.avatarTrainingEndsAt?.toISOString() ?? null) : null,

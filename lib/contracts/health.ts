@@ -8,7 +8,10 @@ export const healthResponse = z.object({
   time: isoDateTime,
   checks: z.object({
     database: z.enum(["ok", "unavailable"]),
-    queue: z.enum(["ok", "unavailable"]),
+    queue: z.enum(["ok", "unavailable"]).describe("A round trip through the job queue's tables."),
+    media: z
+      .enum(["ok", "unavailable"])
+      .describe("A real request to the media store (the S3 bucket, or the local media folder)."),
     ai: z.string().describe("The text model provider in use."),
     video: z.string().describe("The video provider in use."),
   }),
@@ -22,10 +25,14 @@ export const backendConnectCheck = defineOperation({
   method: "GET",
   path: "/api/health",
   auth: "none",
-  summary: "Confirms the backend is reachable and reports the state of its database, queue and providers.",
+  summary:
+    "Confirms the backend is reachable and reports the state of its database, queue, media store and providers.",
   responses: {
-    200: { description: "The backend and its database are reachable.", schema: healthResponse },
-    503: { description: "Degraded: the database is not reachable.", schema: healthResponse },
+    200: { description: "The backend, its database, queue and media store answer.", schema: healthResponse },
+    503: {
+      description: "Degraded: the database, the queue or the media store does not answer.",
+      schema: healthResponse,
+    },
   },
   errors: ["internal_error"],
 });

@@ -3,6 +3,7 @@ import { getDb } from "@/db/client";
 import { chooseTextModel } from "@/lib/ai/model-choice";
 import { config } from "@/lib/config";
 import type { HealthResponse } from "@/lib/contracts/health";
+import { getMediaStorage } from "@/lib/media/storage";
 import { getQueue } from "@/lib/queue/boss";
 import packageJson from "@/package.json";
 
@@ -23,15 +24,27 @@ async function probe(check: () => Promise<unknown>): Promise<"ok" | "unavailable
   }
 }
 
+/** A real round trip through pg-boss's own tables (its queue list), not only "it started once". */
+async function checkQueue() {
+  const boss = await getQueue();
+  await boss.getQueues();
+}
+
+/**
+ * Readiness: the database answers a query, the queue answers through its tables, and the media store
+ * answers a real request (a bucket HEAD on S3, the folder on the local store). Any one down → degraded.
+ */
 export async function checkHealth(): Promise<HealthResponse> {
-  const [database, queue] = await Promise.all([
+  const [database, queue, media] = await Promise.all([
     probe(async () => (await getDb()).execute(sql`select 1`)),
-    probe(getQueue),
+    probe(checkQueue),
+    probe(() => getMediaStorage().check()),
   ]);
+  const ok = database === "ok" && queue === "ok" && media === "ok";
   return {
-    status: database === "ok" ? "ok" : "degraded",
+    status: ok ? "ok" : "degraded",
     version: packageJson.version,
     time: new Date().toISOString(),
-    checks: { database, queue, ai: chooseTextModel().provider, video: config.videoProvider },
+    checks: { database, queue, media, ai: chooseTextModel().provider, video: config.videoProvider },
   };
 }

@@ -1,17 +1,9 @@
 import { Readable } from "node:stream";
+import type { NextRequest } from "next/server";
+import { ApiError } from "@/lib/api/api-error";
+import { verifyLocalMediaSignature } from "./local-signature";
+import { isSafeKey } from "./media-key";
 import { getMediaStorage } from "./storage";
-
-const CONTENT_TYPES: Record<string, string> = {
-  mp4: "video/mp4",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  png: "image/png",
-  webp: "image/webp",
-};
-
-function notFound() {
-  return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
-}
 
 /**
  * Reads a `Range` header for a file of `size` bytes: one `bytes=start-end` range (also `start-` and
@@ -37,36 +29,46 @@ export function parseRange(
   return start < size ? { start, end } : "unsatisfiable";
 }
 
-/** Serves a stored file with HTTP Range support (206), so a <video> element can seek. */
-export async function serveMedia(req: Request, key: string): Promise<Response> {
+const NOT_FOUND_MESSAGE =
+  "This media link is not valid: it is unsigned, altered or expired. Ask the API for the item again to get a fresh link.";
+
+/**
+ * Serves a stored file at a signed `/media/<key>?exp=…&sig=…` URL (see local-signature.ts), with HTTP
+ * Range support (206) so a <video> element can seek. An unsigned, tampered or expired link answers 404
+ * in the error envelope, the same as a missing file, so a link reveals nothing once it is dead.
+ */
+export async function serveMedia(req: NextRequest, key: string): Promise<Response> {
+  if (!isSafeKey(key)) throw new ApiError("not_found", NOT_FOUND_MESSAGE);
+  const url = req.nextUrl;
+  const check = verifyLocalMediaSignature(key, url.searchParams.get("exp"), url.searchParams.get("sig"));
+  if (!check.ok) throw new ApiError("not_found", NOT_FOUND_MESSAGE);
+
   const storage = getMediaStorage();
-  let stat: Awaited<ReturnType<typeof storage.stat>>;
-  try {
-    stat = await storage.stat(key);
-  } catch {
-    return notFound();
-  }
-  if (!stat) return notFound();
+  const stat = await storage.stat(key);
+  if (!stat) throw new ApiError("not_found", NOT_FOUND_MESSAGE);
+  // Cached no longer than the link lives, and only by the browser that holds it.
+  const maxAge = Math.max(0, check.expiresAt - Math.floor(Date.now() / 1000));
   const headers = new Headers({
-    "Content-Type": CONTENT_TYPES[key.split(".").pop()?.toLowerCase() ?? ""] ?? "application/octet-stream",
+    "Content-Type": stat.contentType,
     "Accept-Ranges": "bytes",
     "Last-Modified": stat.modifiedAt.toUTCString(),
-    // Keys hold random ids and files are never rewritten in place.
-    "Cache-Control": "private, max-age=31536000, immutable",
+    "Cache-Control": `private, max-age=${maxAge}`,
   });
   const rangeHeader = req.headers.get("range");
   const range = rangeHeader ? parseRange(rangeHeader, stat.size) : null;
-  if (!range) {
-    headers.set("Content-Length", String(stat.size));
-    const body = req.method === "HEAD" ? null : (Readable.toWeb(storage.read(key)) as ReadableStream);
-    return new Response(body, { status: 200, headers });
-  }
   if (range === "unsatisfiable") {
     headers.set("Content-Range", `bytes */${stat.size}`);
     return new Response(null, { status: 416, headers });
   }
-  headers.set("Content-Range", `bytes ${range.start}-${range.end}/${stat.size}`);
-  headers.set("Content-Length", String(range.end - range.start + 1));
-  const body = req.method === "HEAD" ? null : (Readable.toWeb(storage.read(key, range)) as ReadableStream);
-  return new Response(body, { status: 206, headers });
+  if (range) {
+    headers.set("Content-Range", `bytes ${range.start}-${range.end}/${stat.size}`);
+    headers.set("Content-Length", String(range.end - range.start + 1));
+  } else {
+    headers.set("Content-Length", String(stat.size));
+  }
+  const body =
+    req.method === "HEAD"
+      ? null
+      : (Readable.toWeb(await storage.read(key, range ?? undefined)) as ReadableStream);
+  return new Response(body, { status: range ? 206 : 200, headers });
 }

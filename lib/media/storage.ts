@@ -1,69 +1,52 @@
-import fs from "node:fs";
-import path from "node:path";
-import type { Readable } from "node:stream";
-import { config } from "@/lib/config";
+import { getEnv } from "@/lib/config";
+import { localMediaStorage } from "./local-storage";
+import { isSafeKey } from "./media-key";
+import type { MediaStorage } from "./media-storage";
+import { s3MediaStorage } from "./s3-storage";
+
+export { assertSafeKey } from "./media-key";
+export {
+  type ByteRange,
+  MediaNotFoundError,
+  type MediaSource,
+  type MediaStat,
+  type MediaStorage,
+} from "./media-storage";
+
+const globalForMedia = globalThis as unknown as { brandStudioMedia?: { id: string; storage: MediaStorage } };
+
+/** The store MEDIA_STORE names, made once per process (and again if the configuration changes, in tests). */
+export function getMediaStorage(): MediaStorage {
+  const env = getEnv();
+  const id = JSON.stringify([
+    env.MEDIA_STORE,
+    env.DATA_DIR,
+    env.S3_ENDPOINT,
+    env.S3_REGION,
+    env.S3_BUCKET,
+    env.S3_ACCESS_KEY_ID,
+    env.S3_FORCE_PATH_STYLE,
+  ]);
+  if (globalForMedia.brandStudioMedia?.id !== id) {
+    globalForMedia.brandStudioMedia = {
+      id,
+      storage: env.MEDIA_STORE === "s3" ? s3MediaStorage(env) : localMediaStorage(),
+    };
+  }
+  return globalForMedia.brandStudioMedia.storage;
+}
+
+/** A freshly signed URL for a stored key (what every API response carries), or null without a key. */
+export async function signedMediaUrl(key: string | null | undefined): Promise<string | null> {
+  return key ? getMediaStorage().signedUrl(key) : null;
+}
 
 /**
- * Where media files live. The local folder is the default; an S3-compatible adapter implements the same
- * interface. Keys are relative paths such as `videos/vjb_…/video.mp4`, with random ids in them, so a
- * media URL cannot be guessed.
+ * The media key a database column holds. Columns hold bare keys; rows written before media URLs were
+ * signed hold the old public path `/media/<key>`, which maps onto the same key.
  */
-export interface MediaStorage {
-  put(key: string, source: Buffer | string): Promise<void>;
-  stat(key: string): Promise<{ size: number; modifiedAt: Date } | null>;
-  read(key: string, range?: { start: number; end: number }): Readable;
-  remove(prefix: string): Promise<void>;
-  /** A local path for tools like ffmpeg, when the storage is a local folder. */
-  localPath(key: string): string;
-}
-
-const SAFE_KEY = /^[A-Za-z0-9_-]+(\/[A-Za-z0-9_.-]+)*$/;
-
-export function assertSafeKey(key: string) {
-  if (!SAFE_KEY.test(key) || key.split("/").some((part) => part === "..")) {
-    throw new Error(`Unsafe media key: ${key}`);
-  }
-}
-
-export function localMediaStorage(root = path.join(config.dataDir, "media")): MediaStorage {
-  const resolve = (key: string) => {
-    assertSafeKey(key);
-    return path.join(root, key);
-  };
-  return {
-    async put(key, source) {
-      const target = resolve(key);
-      await fs.promises.mkdir(path.dirname(target), { recursive: true });
-      // Write then rename, so a reader never sees half a file.
-      const temp = `${target}.${process.pid}.tmp`;
-      if (typeof source === "string") await fs.promises.copyFile(source, temp);
-      else await fs.promises.writeFile(temp, source);
-      await fs.promises.rename(temp, target);
-    },
-    async stat(key) {
-      try {
-        const stats = await fs.promises.stat(resolve(key));
-        return stats.isFile() ? { size: stats.size, modifiedAt: stats.mtime } : null;
-      } catch {
-        return null;
-      }
-    },
-    read(key, range) {
-      return fs.createReadStream(resolve(key), range);
-    },
-    async remove(prefix) {
-      await fs.promises.rm(resolve(prefix), { recursive: true, force: true });
-    },
-    localPath: resolve,
-  };
-}
-
-export function getMediaStorage(): MediaStorage {
-  return localMediaStorage();
-}
-
-/** The public URL the app serves a media key at (see app/media/[...key]/route.ts). */
-export function mediaUrl(key: string) {
-  assertSafeKey(key);
-  return `/media/${key}`;
+export function storedMediaKey(stored: string | null | undefined): string | null {
+  if (!stored) return null;
+  const key = stored.startsWith("/media/") ? stored.slice("/media/".length) : stored;
+  return isSafeKey(key) ? key : null;
 }

@@ -1,8 +1,32 @@
 import type { PgBoss } from "pg-boss";
 import { getDatabase } from "@/db/client";
+import { getEnv } from "@/lib/config";
 import { log } from "@/lib/log";
 
-const globalForQueue = globalThis as unknown as { brandStudioBoss?: Promise<PgBoss> };
+const globalForQueue = globalThis as unknown as {
+  brandStudioBoss?: Promise<PgBoss>;
+  brandStudioHandlers?: Set<Promise<unknown>>;
+};
+
+/** How long a stopping process waits for handlers that were told to stop (aborted) to wind down. */
+const SETTLE_MS = 5000;
+
+function handlers() {
+  globalForQueue.brandStudioHandlers ??= new Set();
+  return globalForQueue.brandStudioHandlers;
+}
+
+/**
+ * Runs a job handler where a stopping process can see it: after the queue has stopped (and aborted what
+ * it gave back), stopQueue waits for such handlers to wind down, so their clean-up and logs are not cut.
+ */
+export function trackHandler<T>(run: () => Promise<T>): Promise<T> {
+  const running = run();
+  const settled = running.catch(() => {});
+  handlers().add(settled);
+  void settled.finally(() => handlers().delete(settled));
+  return running;
+}
 
 async function startBoss(): Promise<PgBoss> {
   const { PgBoss: Boss, fromPglite } = await import("pg-boss");
@@ -31,8 +55,24 @@ export function getQueue(): Promise<PgBoss> {
   return globalForQueue.brandStudioBoss;
 }
 
+/**
+ * Stops the queue gracefully: no more fetching; a running job may finish within
+ * WORKER_SHUTDOWN_GRACE_SECONDS, and one still running then is failed back to the queue (pg-boss's
+ * failWip), so another worker retries it within seconds rather than after a heartbeat timeout, and its
+ * handler's signal aborts the render here.
+ */
 export async function stopQueue() {
   const starting = globalForQueue.brandStudioBoss;
   globalForQueue.brandStudioBoss = undefined;
-  if (starting) await (await starting).stop({ graceful: true, timeout: 10_000 });
+  if (!starting) return;
+  const boss = await starting.catch(() => undefined);
+  await boss?.stop({ graceful: true, timeout: getEnv().WORKER_SHUTDOWN_GRACE_SECONDS * 1000 });
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.allSettled([...handlers()]),
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, SETTLE_MS);
+    }),
+  ]);
+  clearTimeout(timer);
 }

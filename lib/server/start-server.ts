@@ -3,6 +3,7 @@ import { DataDirLockedError } from "@/db/pglite-lock";
 import { assertConfig, config } from "@/lib/config";
 import { log } from "@/lib/log";
 import { getQueue } from "@/lib/queue/boss";
+import { stopInlineWorkerOnSignal } from "./graceful-shutdown";
 import { configureDatabaseFromEnv, prepareDatabase } from "./prepare-database";
 
 /**
@@ -25,7 +26,10 @@ export async function startServer(options: { startWorkers: (boss: PgBoss) => Pro
   }
   try {
     const boss = await getQueue();
-    if (config.worker === "inline") await options.startWorkers(boss);
+    if (config.worker === "inline") {
+      await options.startWorkers(boss);
+      stopInlineWorkerOnSignal();
+    }
   } catch (error) {
     // The API still serves; jobs answer provider_unavailable until the queue is back.
     log.error("queue_start_failed", { error });

@@ -63,7 +63,7 @@ export async function listVideoJobsForPrincipal({
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   return {
-    items: page.map(toVideoJobView),
+    items: await Promise.all(page.map(toVideoJobView)),
     nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null,
   };
 }

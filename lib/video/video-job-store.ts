@@ -2,7 +2,7 @@ import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { brands, videoJobs } from "@/db/schema";
 import type { ErrorCode } from "@/lib/api/error-codes";
-import { getMediaStorage, mediaUrl } from "@/lib/media/storage";
+import { getMediaStorage } from "@/lib/media/storage";
 import { type RenderResult, videoMediaPrefix } from "./provider";
 
 /**
@@ -83,8 +83,9 @@ export async function completeVideoJob({
       status: "succeeded",
       progress: 100,
       estimatedSeconds: 0,
-      videoUrl: mediaUrl(result.videoKey),
-      thumbnailUrl: mediaUrl(result.posterKey),
+      // The columns keep media keys; responses sign a fresh URL for them (toVideoJobView).
+      videoUrl: result.videoKey,
+      thumbnailUrl: result.posterKey,
       durationSeconds: Math.round(result.durationSeconds),
       finishedAt: now,
       updatedAt: now,

@@ -2,12 +2,18 @@ import { createHash } from "node:crypto";
 import type { VideoJob } from "@/db/schema";
 import type { ErrorCode } from "@/lib/api/error-codes";
 import { isTerminalVideoStatus, type VideoJobView } from "@/lib/contracts/video";
+import { signedMediaUrl, storedMediaKey } from "@/lib/media/storage";
 
 /** Seconds the client waits between polls while a job is not finished. */
 export const POLL_SECONDS = 2;
 
-/** A video_jobs row as the API shows it (DESIGN §5, Video job status). */
-export function toVideoJobView(job: VideoJob): VideoJobView {
+/**
+ * A video_jobs row as the API shows it (DESIGN §5, Video job status). The row keeps media keys; the view
+ * carries freshly signed URLs for them, so every status GET hands out a link that works for
+ * MEDIA_URL_TTL_SECONDS.
+ */
+export async function toVideoJobView(job: VideoJob): Promise<VideoJobView> {
+  const succeeded = job.status === "succeeded";
   return {
     jobId: job.id,
     brandId: job.brandId,
@@ -17,8 +23,8 @@ export function toVideoJobView(job: VideoJob): VideoJobView {
     progress: job.progress,
     estimatedSeconds:
       job.status === "succeeded" ? 0 : isTerminalVideoStatus(job.status) ? null : job.estimatedSeconds,
-    videoUrl: job.status === "succeeded" ? job.videoUrl : null,
-    thumbnailUrl: job.status === "succeeded" ? job.thumbnailUrl : null,
+    videoUrl: succeeded ? await signedMediaUrl(storedMediaKey(job.videoUrl)) : null,
+    thumbnailUrl: succeeded ? await signedMediaUrl(storedMediaKey(job.thumbnailUrl)) : null,
     durationSeconds: job.status === "succeeded" ? job.durationSeconds : null,
     error:
       job.status === "failed"

@@ -1,3 +1,4 @@
+import { trackHandler } from "@/lib/queue/boss";
 import type { QueueWorker } from "@/lib/queue/workers";
 import { failExhaustedVideoJob, runVideoRenderJob } from "./run-video-job";
 import {
@@ -18,7 +19,7 @@ export const videoWorker: QueueWorker = {
     await boss.work<VideoRenderJobData>(
       VIDEO_RENDER_QUEUE,
       { localConcurrency: 1, batchSize: 1, pollingIntervalSeconds: 1 },
-      ([job]) => runVideoRenderJob(job),
+      ([job]) => trackHandler(() => runVideoRenderJob(job)),
     );
     await boss.work<VideoRenderJobData, void, { includeMetadata: true; pollingIntervalSeconds: 2 }>(
       VIDEO_RENDER_FAILED_QUEUE,

@@ -126,12 +126,18 @@ export async function startTestServer(
     migrate?: boolean;
     /** false: return once the process runs, without waiting for a healthy answer. */
     waitHealthy?: boolean;
+    /** Share a database (left in place on stop) and a secret with another server, as a second host would. */
+    shared?: { databaseUrl: string; authSecret: string };
   } = {},
 ): Promise<TestServer> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bs-test-"));
-  const database = process.env.DATABASE_URL ? await createTestDatabase(process.env.DATABASE_URL) : undefined;
-  const authSecret = `test-secret-${randomBytes(16).toString("hex")}`;
+  const database = options.shared
+    ? { url: options.shared.databaseUrl, drop: async () => {} }
+    : process.env.DATABASE_URL
+      ? await createTestDatabase(process.env.DATABASE_URL)
+      : undefined;
+  const authSecret = options.shared?.authSecret ?? `test-secret-${randomBytes(16).toString("hex")}`;
   // PostgreSQL is migrated the way a deploy does it, before the server starts (a production server migrates
   // only PGlite by itself).
   if (database && options.env?.DATABASE_URL !== "" && options.migrate !== false) {

@@ -1,11 +1,12 @@
+import { withApi } from "@/lib/api/handler";
 import { serveMedia } from "@/lib/media/serve-media";
 
-type Context = { params: Promise<{ key: string[] }> };
+export const dynamic = "force-dynamic";
 
-export async function GET(req: Request, { params }: Context) {
-  return serveMedia(req, (await params).key.join("/"));
-}
+const handler = withApi(async (req, { params }) => {
+  const key = params.key;
+  return serveMedia(req, Array.isArray(key) ? key.join("/") : (key ?? ""));
+});
 
-export async function HEAD(req: Request, { params }: Context) {
-  return serveMedia(req, (await params).key.join("/"));
-}
+export const GET = handler;
+export const HEAD = handler;

@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { getMediaStorage } from "@/lib/media/storage";
+import { pipeline } from "node:stream/promises";
+import { getMediaStorage, MediaNotFoundError } from "@/lib/media/storage";
 import {
   type ProviderHealth,
   type RenderRequest,
@@ -200,8 +201,19 @@ async function render(
     const withAvatar = request.mode === "avatar";
     if (withAvatar) {
       const key = request.brand.avatarFramesKey;
-      const avatarPath = key ? storage.localPath(key) : null;
-      if (!avatarPath || !fs.existsSync(avatarPath)) {
+      // ffmpeg reads a file: copy the frame out of media storage into the render folder.
+      const avatarPath = path.join(dir, "avatar.png");
+      const copied = key
+        ? await storage
+            .read(key)
+            .then((frame) => pipeline(frame, fs.createWriteStream(avatarPath)))
+            .then(() => true)
+            .catch((error: unknown) => {
+              if (error instanceof MediaNotFoundError) return false;
+              throw error;
+            })
+        : false;
+      if (!copied) {
         throw new UnrenderableError(
           "brand_not_ready",
           "The brand's avatar image is missing. Upload the avatar again, or make a regular video.",

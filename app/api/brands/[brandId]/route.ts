@@ -12,7 +12,7 @@ export const GET = withApi(
   withAuth(async (_req, { principal, params }) => {
     const { brandId } = readParams(params, contract.brandParams);
     const brand = await getBrandForPrincipal({ principal, brandId });
-    return Response.json(toBrandResponse(brand), { headers: { "Cache-Control": "no-store" } });
+    return Response.json(await toBrandResponse(brand), { headers: { "Cache-Control": "no-store" } });
   }),
   { docId: contract.getBrand.id },
 );
@@ -22,7 +22,7 @@ export const PATCH = withApi(
     const { brandId } = readParams(params, contract.brandParams);
     const input = await readJson(req, contract.updateBrandBody);
     const brand = await updateBrand({ principal, brandId, input });
-    return Response.json(toBrandResponse(brand));
+    return Response.json(await toBrandResponse(brand));
   }),
   { docId: contract.updateBrand.id },
 );

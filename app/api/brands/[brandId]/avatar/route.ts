@@ -15,7 +15,7 @@ export const POST = withApi(
     const { brandId } = readParams(params, contract.brandParams);
     const file = await readAvatarFile(req);
     const brand = await uploadAvatar({ principal, brandId, file });
-    return Response.json(toBrandResponse(brand), {
+    return Response.json(await toBrandResponse(brand), {
       status: 202,
       headers: {
         Location: operationUrl(contract.getBrand.path, { brandId }),

@@ -25,7 +25,7 @@ function matchesETag(ifNoneMatch: string | null, etag: string) {
 export const GET = withApi(
   withAuth(async (req, { principal, params }) => {
     const { jobId } = readParams(params, videoJobParams);
-    const view = toVideoJobView(await getVideoJobForPrincipal({ principal, jobId }));
+    const view = await toVideoJobView(await getVideoJobForPrincipal({ principal, jobId }));
     const etag = videoJobETag(view);
     const headers = new Headers({ ETag: etag, "Cache-Control": "no-store" });
     if (!isTerminalVideoStatus(view.status)) headers.set("Retry-After", String(POLL_SECONDS));
@@ -40,7 +40,7 @@ export const DELETE = withApi(
   withAuth(async (_req, { principal, params }) => {
     const { jobId } = readParams(params, videoJobParams);
     const job = await cancelJob({ principal, jobId });
-    return Response.json(toVideoJobView(job), { headers: { "Cache-Control": "no-store" } });
+    return Response.json(await toVideoJobView(job), { headers: { "Cache-Control": "no-store" } });
   }),
   { docId: cancelVideoJob.id },
 );

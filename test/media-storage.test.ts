@@ -1,0 +1,204 @@
+import { createHash, randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { buffer } from "node:stream/consumers";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { localMediaStorage } from "@/lib/media/local-storage";
+import { s3MediaStorage } from "@/lib/media/s3-storage";
+import { MediaNotFoundError, type MediaStorage } from "@/lib/media/storage";
+import { type S3Server, startS3Server } from "./support/s3-server";
+
+// Both adapters against the real thing: a folder, and a real S3-compatible server (s3rver) over HTTP.
+let s3: S3Server;
+let localRoot: string;
+const stores: Record<"local" | "s3", () => MediaStorage> = {
+  local: () => localMediaStorage(localRoot),
+  s3: () =>
+    s3MediaStorage({
+      S3_ENDPOINT: s3.endpoint,
+      S3_REGION: "us-east-1",
+      S3_BUCKET: s3.bucket,
+      S3_ACCESS_KEY_ID: "S3RVER",
+      S3_SECRET_ACCESS_KEY: "S3RVER",
+      S3_FORCE_PATH_STYLE: true,
+    }),
+};
+
+beforeAll(async () => {
+  s3 = await startS3Server();
+  localRoot = fs.mkdtempSync(path.join(os.tmpdir(), "bs-media-"));
+});
+
+afterAll(async () => {
+  await s3?.stop();
+  fs.rmSync(localRoot, { recursive: true, force: true });
+});
+
+/** `size` bytes of a repeatable pattern, made chunk by chunk (never whole), and its SHA-256. */
+function patternStream(size: number, chunkSize = 1024 * 1024) {
+  const chunk = randomBytes(chunkSize);
+  const hash = createHash("sha256");
+  for (let sent = 0; sent < size; sent += chunkSize)
+    hash.update(chunk.subarray(0, Math.min(chunkSize, size - sent)));
+  const digest = hash.digest("hex");
+  async function* chunks() {
+    for (let sent = 0; sent < size; sent += chunkSize)
+      yield chunk.subarray(0, Math.min(chunkSize, size - sent));
+  }
+  return { stream: () => Readable.from(chunks()), digest };
+}
+
+async function sha256Of(stream: Readable) {
+  const hash = createHash("sha256");
+  for await (const chunk of stream) hash.update(chunk);
+  return hash.digest("hex");
+}
+
+describe.each(["local", "s3"] as const)("the %s media store", (kind) => {
+  const id = () => `vjb_${randomBytes(6).toString("hex")}`;
+
+  it("stores from a file path, a stream and bytes, and reads them back with stat and byte ranges", async () => {
+    const store = stores[kind]();
+    const folder = `videos/${id()}`;
+    const bytes = randomBytes(100_000);
+    const file = path.join(localRoot, `source-${kind}.bin`);
+    fs.writeFileSync(file, bytes);
+
+    await store.put(`${folder}/from-path.mp4`, file);
+    await store.put(
+      `${folder}/from-stream.jpg`,
+      Readable.from([bytes.subarray(0, 50_000), bytes.subarray(50_000)]),
+    );
+    await store.put(`${folder}/from-bytes.png`, bytes);
+
+    for (const name of ["from-path.mp4", "from-stream.jpg", "from-bytes.png"]) {
+      expect((await buffer(await store.read(`${folder}/${name}`))).equals(bytes)).toBe(true);
+    }
+    const stat = await store.stat(`${folder}/from-path.mp4`);
+    expect(stat).toMatchObject({ size: bytes.length, contentType: "video/mp4" });
+    expect(Math.abs((stat?.modifiedAt.getTime() ?? 0) - Date.now())).toBeLessThan(60_000);
+    expect((await store.stat(`${folder}/from-stream.jpg`))?.contentType).toBe("image/jpeg");
+
+    const range = await buffer(await store.read(`${folder}/from-path.mp4`, { start: 100, end: 1099 }));
+    expect(range.equals(bytes.subarray(100, 1100))).toBe(true);
+    const tail = await buffer(
+      await store.read(`${folder}/from-path.mp4`, { start: bytes.length - 1, end: bytes.length - 1 }),
+    );
+    expect(tail.equals(bytes.subarray(bytes.length - 1))).toBe(true);
+
+    // Replacing a file replaces it whole.
+    await store.put(`${folder}/from-bytes.png`, Buffer.from("second"));
+    expect((await buffer(await store.read(`${folder}/from-bytes.png`))).toString()).toBe("second");
+  });
+
+  it("answers a missing key with null from stat and MediaNotFoundError from read", async () => {
+    const store = stores[kind]();
+    expect(await store.stat(`videos/${id()}/video.mp4`)).toBeNull();
+    await expect(store.read(`videos/${id()}/video.mp4`)).rejects.toBeInstanceOf(MediaNotFoundError);
+  });
+
+  it("removes a folder and everything in it, but not a neighbour whose name starts the same", async () => {
+    const store = stores[kind]();
+    const folder = `videos/${id()}`;
+    await store.put(`${folder}/video.mp4`, Buffer.from("v"));
+    await store.put(`${folder}/nested/poster.jpg`, Buffer.from("p"));
+    await store.put(`${folder}1/video.mp4`, Buffer.from("neighbour"));
+    await store.remove(folder);
+    expect(await store.stat(`${folder}/video.mp4`)).toBeNull();
+    expect(await store.stat(`${folder}/nested/poster.jpg`)).toBeNull();
+    expect(await store.stat(`${folder}1/video.mp4`)).not.toBeNull();
+    await store.remove(`${folder}/never-was`);
+  });
+
+  it("refuses keys that could leave the store", async () => {
+    const store = stores[kind]();
+    await expect(store.put("../escape.mp4", Buffer.from("x"))).rejects.toThrow(/Unsafe media key/);
+    await expect(store.read("videos/../../etc/passwd")).rejects.toThrow(/Unsafe media key/);
+  });
+
+  it("streams a 50 MB file in and out, holding far less than the file in memory", async () => {
+    const store = stores[kind]();
+    const key = `videos/${id()}/video.mp4`;
+    const size = 50 * 1024 * 1024;
+    const { stream, digest } = patternStream(size);
+    const before = process.memoryUsage().arrayBuffers;
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().arrayBuffers);
+    }, 5);
+    try {
+      await store.put(key, stream());
+      expect((await store.stat(key))?.size).toBe(size);
+      expect(await sha256Of(await store.read(key))).toBe(digest);
+    } finally {
+      clearInterval(sampler);
+    }
+    // The whole file would add 50 MB; S3 parts are 8 MB, two in flight.
+    expect(peak - before).toBeLessThan(35 * 1024 * 1024);
+    await store.remove(key.replace(/\/video\.mp4$/, ""));
+  });
+
+  it("answers a readiness check", async () => {
+    await expect(stores[kind]().check()).resolves.toBeUndefined();
+  });
+});
+
+describe("S3 presigned media URLs", () => {
+  it("serve the file over HTTP, with Range answered 206 and a Content-Length", async () => {
+    const store = stores.s3();
+    const key = `videos/vjb_${randomBytes(6).toString("hex")}/video.mp4`;
+    const bytes = randomBytes(20_000);
+    await store.put(key, bytes);
+    const url = await store.signedUrl(key);
+    expect(url.startsWith(`${s3.endpoint}/${s3.bucket}/${key}?`)).toBe(true);
+    expect(new URL(url).searchParams.get("X-Amz-Expires")).toBe("604800");
+
+    const full = await fetch(url);
+    expect(full.status).toBe(200);
+    expect(full.headers.get("content-type")).toBe("video/mp4");
+    expect(Buffer.from(await full.arrayBuffer()).equals(bytes)).toBe(true);
+
+    const range = await fetch(url, { headers: { Range: "bytes=1000-1999" } });
+    expect(range.status).toBe(206);
+    expect(range.headers.get("content-length")).toBe("1000");
+    expect(range.headers.get("content-range")).toBe(`bytes 1000-1999/${bytes.length}`);
+    expect(Buffer.from(await range.arrayBuffer()).equals(bytes.subarray(1000, 2000))).toBe(true);
+  });
+
+  it("a tampered URL never works, and an expired one stops working", async () => {
+    const store = stores.s3();
+    const key = `videos/vjb_${randomBytes(6).toString("hex")}/video.mp4`;
+    await store.put(key, Buffer.from("private"));
+    await store.put(key.replace("video.mp4", "poster.jpg"), Buffer.from("also private"));
+    const url = new URL(await store.signedUrl(key));
+
+    const otherKey = new URL(url);
+    otherKey.pathname = otherKey.pathname.replace("video.mp4", "poster.jpg");
+    expect((await fetch(otherKey)).status).toBe(403);
+    const longer = new URL(url);
+    longer.searchParams.set("X-Amz-Expires", "604799");
+    expect((await fetch(longer)).status).toBe(403);
+    expect((await fetch(`${s3.endpoint}/${s3.bucket}/${key}`)).status).toBe(403);
+
+    // Signed eight days ago with the 7-day lifetime: expired now.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() - 8 * 24 * 3600 * 1000);
+    const old = await store.signedUrl(key).finally(() => vi.useRealTimers());
+    expect((await fetch(old)).status).toBe(403);
+    expect((await fetch(url)).status).toBe(200);
+  });
+
+  it("fails the readiness check when the bucket is missing", async () => {
+    const store = s3MediaStorage({
+      S3_ENDPOINT: s3.endpoint,
+      S3_REGION: "us-east-1",
+      S3_BUCKET: "no-such-bucket",
+      S3_ACCESS_KEY_ID: "S3RVER",
+      S3_SECRET_ACCESS_KEY: "S3RVER",
+      S3_FORCE_PATH_STYLE: true,
+    });
+    await expect(store.check()).rejects.toThrow();
+  });
+});
