@@ -39,6 +39,7 @@ export const signUp = defineOperation({
   errors: [
     "invalid_request",
     "email_taken",
+    "rate_limited",
     "not_found",
     "payload_too_large",
     "service_unavailable",

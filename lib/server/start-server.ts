@@ -4,12 +4,12 @@ import { assertConfig, config } from "@/lib/config";
 import { log } from "@/lib/log";
 import { getQueue } from "@/lib/queue/boss";
 import { startWorkers } from "@/lib/queue/workers";
-import { installForbiddenMethodGuard } from "./forbidden-methods";
+import { installHttpGuard } from "./http-guard";
 
 /** Runs once when the web process starts (from Next's instrumentation hook). */
 export async function startServer() {
   assertConfig();
-  installForbiddenMethodGuard();
+  installHttpGuard();
   try {
     await prepareDatabase();
   } catch (error) {
