@@ -14,6 +14,8 @@ export type TestServer = {
   authSecret: string;
   dataDir: string;
   databaseUrl?: string;
+  /** The server's process id (its /proc/<pid>/status holds its memory use). */
+  pid: number;
   /** Everything the server printed so far (stdout and stderr). */
   logs: () => string;
   stop: () => Promise<void>;
@@ -83,7 +85,11 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bs-test-"));
-  const database = process.env.DATABASE_URL ? await createTestDatabase(process.env.DATABASE_URL) : undefined;
+  // A caller that brings its own database (DATABASE_URL in env) gets no second one.
+  const database =
+    process.env.DATABASE_URL && !options.env?.DATABASE_URL
+      ? await createTestDatabase(process.env.DATABASE_URL)
+      : undefined;
   const authSecret = `test-secret-${randomBytes(16).toString("hex")}`;
   const child = spawnNext(port, {
     PORT: String(port),
@@ -126,5 +132,13 @@ export async function startTestServer(
     await stop();
     throw new Error(`${(error as Error).message}\n--- server output ---\n${output}`);
   }
-  return { url, authSecret, dataDir, databaseUrl: database?.url, logs: () => output, stop };
+  return {
+    url,
+    authSecret,
+    dataDir,
+    databaseUrl: options.env?.DATABASE_URL ?? database?.url,
+    pid: child.pid ?? 0,
+    logs: () => output,
+    stop,
+  };
 }
