@@ -1,13 +1,27 @@
 import { type NextRequest, NextResponse } from "next/server";
+import { apiGate, badPathEncoding, isWellEncoded } from "@/lib/api/api-gate";
 
 const SESSION_COOKIES = ["next-auth.session-token", "__Secure-next-auth.session-token"];
+const APP_PAGES = /^\/(studio|brands|videos|settings)(\/|$)/;
 
 /**
- * App pages need a signed-in user. Without a session cookie the visitor goes to /login and comes back
- * afterwards; the (app) layout checks the session itself too, and reads the path from x-pathname.
+ * Everything under /api goes through the API gate (request id, path encoding, methods, body size). App pages
+ * need a signed-in user: without a session cookie the visitor goes to /login and comes back afterwards; the
+ * (app) layout checks the session itself too, and reads the path from x-pathname. Next's own trailing-slash
+ * redirect is off (next.config.ts) so the gate can give /api redirects their X-Request-Id; pages get the
+ * same 308 here.
  */
 export function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
+  if (pathname === "/api" || pathname.startsWith("/api/")) return apiGate(request);
+  if (!isWellEncoded(pathname)) return badPathEncoding();
+  if (pathname.length > 1 && pathname.endsWith("/")) {
+    return NextResponse.redirect(
+      new URL(`${pathname.replace(/\/+$/, "") || "/"}${search}`, request.url),
+      308,
+    );
+  }
+  if (!APP_PAGES.test(pathname)) return NextResponse.next();
   const hasSession = SESSION_COOKIES.some((name) => request.cookies.has(name));
   if (!hasSession) {
     const login = new URL("/login", request.url);
@@ -20,5 +34,6 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  matcher: ["/studio/:path*", "/brands/:path*", "/videos/:path*", "/settings/:path*"],
+  // Every path but Next's static assets: the API gate, the page guard and the trailing-slash redirect.
+  matcher: ["/((?!_next/static|_next/image|favicon.ico).*)"],
 };

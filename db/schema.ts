@@ -199,6 +199,14 @@ export const rateLimitBuckets = pgTable(
   (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
 );
 
+/** Failed sign-ins per account ("account:<email>") and per client IP ("ip:<address>"), and their lockouts. */
+export const authThrottle = pgTable("auth_throttle", {
+  key: text("key").primaryKey(),
+  failures: integer("failures").notNull().default(0),
+  lastFailureAt: timestamp("last_failure_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  lockedUntil: timestamp("locked_until", { withTimezone: true, mode: "date" }),
+});
+
 export const idempotencyRecords = pgTable(
   "idempotency_records",
   {

@@ -176,11 +176,6 @@ describe("bad uploads answer 400 and store nothing", () => {
       /damaged or incomplete/,
     ],
     [
-      "an image over 5 MB",
-      async () => [Buffer.concat([await png(), Buffer.alloc(5 * 1024 * 1024)]), "big.png", "image/png"],
-      /larger than 5 MB/,
-    ],
-    [
       "an image smaller than 128×128",
       async () => [await makeImage({ width: 64, height: 64 }), "tiny.png", "image/png"],
       /64×64 pixels; an avatar needs at least 128×128/,
@@ -198,6 +193,17 @@ describe("bad uploads answer 400 and store nothing", () => {
     expect(storedFiles(brand.brandId)).toEqual([]);
     const after = await call(`/api/brands/${brand.brandId}`);
     expect(after.body).toEqual(brand);
+  });
+
+  it("refuses an image over 5 MB with 413 payload_too_large", async () => {
+    const brand = await newBrand();
+    const big = Buffer.concat([await png(), Buffer.alloc(5 * 1024 * 1024)]);
+    const response = await upload(brand.brandId, big, "big.png", "image/png");
+    expect(response.status).toBe(413);
+    expect(response.body.error).toMatchObject({ code: "payload_too_large", retryable: false });
+    expect(response.body.error.message).toMatch(/larger than 5 MB/);
+    expect(response.body.error.details).toEqual([{ path: "file", message: response.body.error.message }]);
+    expect(storedFiles(brand.brandId)).toEqual([]);
   });
 
   it("refuses a body that is not multipart, and a form without the file field", async () => {
@@ -245,7 +251,7 @@ describe("bad uploads answer 400 and store nothing", () => {
       });
       request.write("--x\r\n");
     });
-    expect(answer.status).toBe(400);
+    expect(answer.status).toBe(413);
     expect(JSON.parse(answer.body).error.message).toMatch(/larger than 5 MB/);
     expect(storedFiles(brand.brandId)).toEqual([]);
   });
@@ -267,7 +273,7 @@ describe("bad uploads answer 400 and store nothing", () => {
       body,
       duplex: "half",
     } as RequestInit);
-    expect(response.status).toBe(400);
+    expect(response.status).toBe(413);
     expect((await response.json()).error.message).toMatch(/larger than 5 MB/);
     expect(storedFiles(brand.brandId)).toEqual([]);
   });

@@ -28,8 +28,10 @@ export function LoginForm({ oauthProviders }: { oauthProviders: { id: string; na
       redirect: false,
     });
     setPending(false);
-    if (!result?.ok) {
-      setError("Wrong email or password.");
+    if (!result?.ok || result.error) {
+      // A lockout (429) comes with its own message, e.g. "Too many failed sign-ins. Try again in 60 s."
+      const lockedOut = result?.status === 429 || /too many/i.test(result?.error ?? "");
+      setError(lockedOut && result?.error ? result.error : "Wrong email or password.");
       return;
     }
     // A full load: the router may hold a prefetched redirect to /login from before sign-in.

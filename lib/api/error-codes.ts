@@ -3,6 +3,7 @@ export const ERROR_CODES = {
   invalid_request: { status: 400, retryable: false },
   unauthorized: { status: 401, retryable: false },
   not_found: { status: 404, retryable: false },
+  method_not_allowed: { status: 405, retryable: false },
   brief_too_short: { status: 422, retryable: false },
   brand_context_missing: { status: 422, retryable: false },
   moderation_required: { status: 422, retryable: false },
@@ -14,6 +15,8 @@ export const ERROR_CODES = {
   email_taken: { status: 409, retryable: false },
   idempotency_conflict: { status: 409, retryable: false },
   provider_unavailable: { status: 503, retryable: true },
+  service_unavailable: { status: 503, retryable: true },
+  payload_too_large: { status: 413, retryable: false },
   internal_error: { status: 500, retryable: true },
 } as const satisfies Record<string, { status: number; retryable: boolean }>;
 

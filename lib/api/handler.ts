@@ -2,7 +2,9 @@ import type { NextRequest } from "next/server";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import { ApiError } from "./api-error";
+import { classifyError } from "./classify-error";
 import { ERROR_CODES, type ErrorCode } from "./error-codes";
+import { REQUEST_ID_HEADER, requestIdFrom } from "./request-id";
 
 export type RouteParams = Record<string, string | string[] | undefined>;
 export type ApiContext = { requestId: string; params: RouteParams };
@@ -41,7 +43,8 @@ export function errorResponse(
  */
 export function withApi(handler: ApiHandler, options: { docId?: string } = {}) {
   return async (req: NextRequest, route?: NextRouteContext): Promise<Response> => {
-    const requestId = newId("req");
+    // The proxy gives every /api request its id (and puts it on the response); reuse it so both agree.
+    const requestId = requestIdFrom(req.headers.get(REQUEST_ID_HEADER)) ?? newId("req");
     try {
       const params = (await route?.params) ?? {};
       const response = await handler(req, { requestId, params });
@@ -50,6 +53,11 @@ export function withApi(handler: ApiHandler, options: { docId?: string } = {}) {
     } catch (error) {
       if (error instanceof ApiError) {
         return errorResponse(error.code, error.message, requestId, options.docId, error);
+      }
+      const known = classifyError(error);
+      if (known) {
+        log.warn(known.code, { requestId, method: req.method, path: req.nextUrl.pathname, error });
+        return errorResponse(known.code, known.message, requestId, options.docId, known);
       }
       log.error("unhandled_error", { requestId, method: req.method, path: req.nextUrl.pathname, error });
       return errorResponse(

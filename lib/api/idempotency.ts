@@ -5,6 +5,8 @@ import { idempotencyRecords } from "@/db/schema";
 import { ApiError } from "./api-error";
 
 const RECORD_TTL_MS = 24 * 60 * 60 * 1000;
+/** A "running" record older than this belongs to a request that died (its process crashed): it can be taken over. */
+export const RUNNING_LEASE_MS = 60 * 1000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 /** JSON with sorted keys, so the same body in another key order hashes the same. */
@@ -24,7 +26,9 @@ const REPLAYED_HEADERS = ["location", "retry-after", "content-type"];
 /**
  * Runs `execute` once per `Idempotency-Key`: a retry with the same key and body gets the first answer again,
  * a different body or a retry while the first is still running gets idempotency_conflict. Records expire
- * after 24 hours.
+ * after 24 hours; a "running" record after a lease of 60 s, so a request whose process died does not hold
+ * its key. `execute` runs only for a request that is not a replay, so put the rate limit inside it: a
+ * replay does not count against the limit.
  */
 export async function withIdempotency({
   req,
@@ -67,6 +71,19 @@ export async function withIdempotency({
         "idempotency_conflict",
         "This Idempotency-Key was already used with a different request.",
       );
+    }
+    if (existing.state === "running" && existing.createdAt.getTime() < Date.now() - RUNNING_LEASE_MS) {
+      // The lease ran out: whoever deletes it first may claim the key again (the insert decides the race).
+      await db
+        .delete(idempotencyRecords)
+        .where(
+          and(
+            match,
+            eq(idempotencyRecords.state, "running"),
+            lt(idempotencyRecords.createdAt, new Date(Date.now() - RUNNING_LEASE_MS)),
+          ),
+        );
+      return withIdempotency({ req, subject, operation, body, execute });
     }
     if (existing.state === "running") {
       throw new ApiError("idempotency_conflict", "A request with this Idempotency-Key is still running.");

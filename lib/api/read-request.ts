@@ -1,11 +1,19 @@
 import type { NextRequest } from "next/server";
 import type { z } from "zod";
 import { ApiError } from "./api-error";
+import { JSON_BODY_LIMIT_BYTES, readBodyCapped } from "./read-body";
+
+const MAX_ISSUES = 20;
+const MAX_SEGMENT = 40;
+const MAX_MESSAGE = 240;
+
+/** Cuts text a client chose (a field name, an unknown key) so an error never echoes much of the request. */
+export const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 export function fieldIssues(error: z.ZodError) {
-  return error.issues.map((issue) => ({
-    path: issue.path.map(String).join(".") || "(body)",
-    message: issue.message,
+  return error.issues.slice(0, MAX_ISSUES).map((issue) => ({
+    path: issue.path.map((segment) => cut(String(segment), MAX_SEGMENT)).join(".") || "(body)",
+    message: cut(issue.message, MAX_MESSAGE),
   }));
 }
 
@@ -16,8 +24,15 @@ function invalid(error: z.ZodError, where: string) {
   return new ApiError("invalid_request", message, { details: issues });
 }
 
-/** Reads a JSON body and validates it against the operation's request schema. */
-export async function readJson<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
+/**
+ * Reads a JSON body (streamed, at most `limitBytes`: 256 KB unless the card says otherwise) and validates it
+ * against the operation's request schema.
+ */
+export async function readJson<S extends z.ZodType>(
+  req: Request,
+  schema: S,
+  { limitBytes = JSON_BODY_LIMIT_BYTES }: { limitBytes?: number } = {},
+): Promise<z.output<S>> {
   const type = req.headers.get("content-type") ?? "";
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
     throw new ApiError(
@@ -25,9 +40,10 @@ export async function readJson<S extends z.ZodType>(req: Request, schema: S): Pr
       "Send the body as JSON with the header Content-Type: application/json.",
     );
   }
+  const raw = await readBodyCapped(req, limitBytes);
   let body: unknown;
   try {
-    body = await req.json();
+    body = JSON.parse(raw.toString("utf8"));
   } catch {
     throw new ApiError("invalid_request", "The body is not valid JSON.");
   }

@@ -2,10 +2,13 @@ import type { AuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import GithubProvider from "next-auth/providers/github";
 import GoogleProvider from "next-auth/providers/google";
+import { ApiError } from "@/lib/api/api-error";
 import { getEnv } from "@/lib/config";
 import { mintAccessToken } from "./access-token";
 import { ACCESS_TOKEN_REFRESH_WINDOW_MS } from "./access-token-window";
+import { clientIp } from "./client-ip";
 import { getAuthSecret } from "./secret";
+import { assertSignInAllowed, recordSignInFailure, recordSignInSuccess } from "./sign-in-throttle";
 import { findOrCreateOAuthUser, verifyCredentials } from "./users";
 
 /** OAuth providers turn on only when their credentials are configured. */
@@ -41,10 +44,24 @@ export function getAuthOptions(): AuthOptions {
           email: { label: "Email", type: "email" },
           password: { label: "Password", type: "password" },
         },
-        async authorize(credentials) {
+        async authorize(credentials, req) {
           if (!credentials?.email || !credentials.password) return null;
-          const user = await verifyCredentials({ email: credentials.email, password: credentials.password });
-          return user ? { id: user.id, email: user.email, name: user.name } : null;
+          const attempt = { email: credentials.email, ip: clientIp(req?.headers) };
+          try {
+            // Locked out: next-auth turns the thrown message into ?error=…, which the sign-in page shows.
+            await assertSignInAllowed(attempt);
+            const user = await verifyCredentials({ email: attempt.email, password: credentials.password });
+            if (!user) {
+              await recordSignInFailure(attempt);
+              return null;
+            }
+            await recordSignInSuccess(attempt);
+            return { id: user.id, email: user.email, name: user.name };
+          } catch (error) {
+            if (error instanceof ApiError) throw error;
+            // Never a driver message in the sign-in page's URL.
+            throw new Error("Sign-in is unavailable right now. Try again in a moment.");
+          }
         },
       }),
       ...oauthProviders(),

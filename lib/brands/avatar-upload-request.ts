@@ -1,4 +1,5 @@
 import { ApiError } from "@/lib/api/api-error";
+import { readBodyCapped } from "@/lib/api/read-body";
 import { AVATAR_UPLOAD } from "@/lib/contracts/brands";
 
 // Room for the multipart boundaries and part headers around a file of the maximum size.
@@ -8,27 +9,20 @@ const MAX_MEGABYTES = AVATAR_UPLOAD.maxBytes / (1024 * 1024);
 
 const invalid = (message: string) =>
   new ApiError("invalid_request", message, { details: [{ path: AVATAR_UPLOAD.field, message }] });
+const TOO_LARGE = `The image is larger than ${MAX_MEGABYTES} MB. Upload a smaller file (a 1024×1024 image is plenty).`;
 const tooLarge = () =>
-  invalid(
-    `The image is larger than ${MAX_MEGABYTES} MB. Upload a smaller file (a 1024×1024 image is plenty).`,
-  );
+  new ApiError("payload_too_large", TOO_LARGE, {
+    details: [{ path: AVATAR_UPLOAD.field, message: TOO_LARGE }],
+  });
 
-/** Reads the body but never more than `limit` bytes: a chunked upload without Content-Length is cut off too. */
-async function readCapped(body: ReadableStream<Uint8Array>, limit: number) {
-  const reader = body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(value);
+/** Reads the body but never more than the limit: a chunked upload without Content-Length is cut off too. */
+async function readCapped(req: Request) {
+  try {
+    return await readBodyCapped(req, MAX_BODY_BYTES);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "payload_too_large") throw tooLarge();
+    throw error;
   }
-  return Buffer.concat(chunks);
 }
 
 /**
@@ -44,10 +38,10 @@ export async function readAvatarFile(req: Request): Promise<Buffer> {
   if (Number.isFinite(declaredLength) && declaredLength > MAX_BODY_BYTES) throw tooLarge();
   if (!req.body) throw invalid(`Attach the image in the field "${AVATAR_UPLOAD.field}".`);
 
-  const body = await readCapped(req.body, MAX_BODY_BYTES);
+  const body = await readCapped(req);
   let form: FormData;
   try {
-    form = await new Response(body, { headers: { "content-type": contentType } }).formData();
+    form = await new Response(new Uint8Array(body), { headers: { "content-type": contentType } }).formData();
   } catch {
     throw invalid("The upload is not valid multipart/form-data. Send the image as a form file.");
   }

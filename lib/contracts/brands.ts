@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AVATAR_STATUSES } from "@/db/schema";
-import { idOf, isoDateTime } from "./common";
+import { idOf, isoDateTime, userText } from "./common";
 import { defineOperation } from "./operation";
 
 /** The limits of a brand profile. The settings page shows them next to the fields. */
@@ -31,10 +31,9 @@ export const COLOR_PATTERN = /^#[0-9A-Fa-f]{6}$/;
 export const LANGUAGE_PATTERN = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/;
 
 const text = (label: string, max: number) =>
-  z
-    .string({
-      error: (issue) => (issue.input === undefined ? `${label} is required.` : `${label} must be text.`),
-    })
+  userText({
+    error: (issue) => (issue.input === undefined ? `${label} is required.` : `${label} must be text.`),
+  })
     .trim()
     .max(max, `${label} can be at most ${max} characters.`);
 
@@ -43,7 +42,7 @@ const textList = (label: string, limits: { items: number; length: number }, item
   const inSentence = label.charAt(0).toLowerCase() + label.slice(1);
   return z
     .array(
-      (item ?? z.string({ error: `Each entry in ${inSentence} must be text.` }))
+      (item ?? userText({ error: `Each entry in ${inSentence} must be text.` }))
         .trim()
         .min(1, `Entries in ${inSentence} cannot be empty.`)
         .max(limits.length, `Each entry in ${inSentence} can be at most ${limits.length} characters.`),
@@ -63,8 +62,7 @@ const textList = (label: string, limits: { items: number; length: number }, item
 };
 
 const color = (label: string) =>
-  z
-    .string({ error: `${label} must be text.` })
+  userText({ error: `${label} must be text.` })
     .trim()
     .regex(COLOR_PATTERN, `${label} must be a hex colour like #1F2937.`)
     .toUpperCase();
@@ -85,8 +83,7 @@ export const brandFields = {
   audience: text("The audience", BRAND_LIMITS.audience)
     .meta({ example: "Busy urban professionals aged 25 to 40" })
     .describe("Who the posts are for, at most 500 characters."),
-  language: z
-    .string({ error: "The language must be text." })
+  language: userText({ error: "The language must be text." })
     .trim()
     .max(35, "Use a language code such as en, de or pt-BR.")
     .regex(LANGUAGE_PATTERN, "Use a language code such as en, de or pt-BR.")
@@ -107,9 +104,10 @@ export const brandFields = {
   defaultHashtags: textList(
     "The default hashtags",
     BRAND_LIMITS.defaultHashtags,
-    z
-      .string({ error: "Each hashtag must be text." })
-      .regex(HASHTAG_PATTERN, "A hashtag is # followed by letters, digits or _, like #NorthwindCoffee."),
+    userText({ error: "Each hashtag must be text." }).regex(
+      HASHTAG_PATTERN,
+      "A hashtag is # followed by letters, digits or _, like #NorthwindCoffee.",
+    ),
   )
     .meta({ example: ["#NorthwindCoffee"] })
     .describe("Hashtags posts prefer: at most 5, each # followed by letters, digits or _."),
@@ -277,7 +275,7 @@ export const listBrands = defineOperation({
   auth: "bearer",
   summary: "Lists the brands the caller is a member of, with every field.",
   responses: { 200: { description: "The caller's brands, by name.", schema: brandListResponse } },
-  errors: ["unauthorized", "internal_error"],
+  errors: ["unauthorized", "service_unavailable", "internal_error"],
 });
 
 export const createBrand = defineOperation({
@@ -291,7 +289,7 @@ export const createBrand = defineOperation({
   responses: {
     201: { description: "The brand was created.", schema: brandResponse, headers: ["Location"] },
   },
-  errors: ["invalid_request", "unauthorized", "internal_error"],
+  errors: ["invalid_request", "unauthorized", "payload_too_large", "service_unavailable", "internal_error"],
 });
 
 export const getBrand = defineOperation({
@@ -303,7 +301,7 @@ export const getBrand = defineOperation({
   summary: "Returns one brand profile, with its avatar state.",
   pathParams: brandParams,
   responses: { 200: { description: "The brand.", schema: brandResponse } },
-  errors: ["unauthorized", "not_found", "internal_error"],
+  errors: ["unauthorized", "not_found", "service_unavailable", "internal_error"],
 });
 
 export const updateBrand = defineOperation({
@@ -316,7 +314,14 @@ export const updateBrand = defineOperation({
   pathParams: brandParams,
   body: updateBrandBody,
   responses: { 200: { description: "The brand after the change.", schema: brandResponse } },
-  errors: ["invalid_request", "unauthorized", "not_found", "internal_error"],
+  errors: [
+    "invalid_request",
+    "unauthorized",
+    "not_found",
+    "payload_too_large",
+    "service_unavailable",
+    "internal_error",
+  ],
 });
 
 export const brandContext = defineOperation({
@@ -328,7 +333,7 @@ export const brandContext = defineOperation({
   summary: "Returns the brand context that AI generation uses, with the exact system prompt.",
   pathParams: brandParams,
   responses: { 200: { description: "The brand context and prompt.", schema: brandContextResponse } },
-  errors: ["unauthorized", "not_found", "internal_error"],
+  errors: ["unauthorized", "not_found", "service_unavailable", "internal_error"],
 });
 
 export const uploadAvatar = defineOperation({
@@ -348,5 +353,13 @@ export const uploadAvatar = defineOperation({
       headers: ["Location", "Retry-After"],
     },
   },
-  errors: ["invalid_request", "unauthorized", "not_found", "provider_unavailable", "internal_error"],
+  errors: [
+    "invalid_request",
+    "unauthorized",
+    "not_found",
+    "provider_unavailable",
+    "payload_too_large",
+    "service_unavailable",
+    "internal_error",
+  ],
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { idOf, isoDateTime } from "./common";
+import { idOf, isoDateTime, userText } from "./common";
 import { defineOperation } from "./operation";
 
 export const apiKeySummary = z.object({
@@ -16,8 +16,7 @@ export const apiKeySummary = z.object({
 export const listApiKeysResponse = z.object({ items: z.array(apiKeySummary) });
 
 export const createApiKeyBody = z.object({
-  name: z
-    .string()
+  name: userText()
     .trim()
     .min(1, "Give the key a name, such as the script that will use it.")
     .max(100, "Use at most 100 characters for the name.")
@@ -38,7 +37,7 @@ export const listApiKeys = defineOperation({
   auth: "bearer",
   summary: "Lists the caller's active API keys (never the keys themselves).",
   responses: { 200: { description: "The active keys, newest first.", schema: listApiKeysResponse } },
-  errors: ["unauthorized", "internal_error"],
+  errors: ["unauthorized", "service_unavailable", "internal_error"],
 });
 
 export const createApiKey = defineOperation({
@@ -50,7 +49,7 @@ export const createApiKey = defineOperation({
   summary: "Creates an API key for scripts and integrations. The key is returned once.",
   body: createApiKeyBody,
   responses: { 201: { description: "The key was created.", schema: createApiKeyResponse } },
-  errors: ["invalid_request", "unauthorized", "internal_error"],
+  errors: ["invalid_request", "unauthorized", "payload_too_large", "service_unavailable", "internal_error"],
 });
 
 export const revokeApiKey = defineOperation({
@@ -62,5 +61,5 @@ export const revokeApiKey = defineOperation({
   summary: "Revokes one of the caller's API keys; it stops working at once.",
   pathParams: keyIdParams,
   responses: { 204: { description: "The key is revoked." } },
-  errors: ["unauthorized", "not_found", "internal_error"],
+  errors: ["unauthorized", "not_found", "service_unavailable", "internal_error"],
 });

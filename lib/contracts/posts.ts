@@ -1,5 +1,13 @@
 import { z } from "zod";
-import { cursorPage, idOf, isoDateTime } from "./common";
+import {
+  cursorPage,
+  idOf,
+  isoDateTime,
+  isStorableText,
+  pageCursor,
+  STORABLE_TEXT_MESSAGE,
+  userText,
+} from "./common";
 import { defineOperation } from "./operation";
 
 export const CHANNELS = ["telegram", "instagram", "linkedin"] as const;
@@ -41,8 +49,7 @@ export function mediaFormatFor(items: { type: "image" | "video" }[]): (typeof ME
 export const channel = z.enum(CHANNELS).describe("Where the post will be published.");
 export const goal = z.enum(GOALS).describe("What the post should achieve.");
 
-export const hashtag = z
-  .string()
+export const hashtag = userText()
   .max(100)
   .regex(HASHTAG_PATTERN, "A hashtag is # followed by letters, digits or _.")
   .meta({ example: "#SpecialtyCoffee" });
@@ -62,15 +69,14 @@ export const hashtagList = z
 
 export const mediaItem = z.object({
   type: z.enum(["image", "video"]),
-  description: z
-    .string()
+  description: userText()
     .trim()
     .min(1)
     .max(600)
     .describe("What the image or video shows, for whoever makes it."),
-  altText: z.string().trim().min(1).max(400).describe("Alt text for screen readers."),
+  altText: userText().trim().min(1).max(400).describe("Alt text for screen readers."),
   aspectRatio: z.enum(ASPECT_RATIOS),
-  overlayText: z.string().trim().min(1).max(120).optional().describe("Text set on the image, if any."),
+  overlayText: userText().trim().min(1).max(120).optional().describe("Text set on the image, if any."),
 });
 
 export const mediaPlan = z
@@ -104,26 +110,27 @@ export const mediaPlan = z
 
 export type MediaPlan = z.infer<typeof mediaPlan>;
 
-export const caption = z.string().max(MAX_CAPTION_LENGTH).describe("The post text, without the hashtags.");
+export const caption = userText().max(MAX_CAPTION_LENGTH).describe("The post text, without the hashtags.");
 
 export const postAsset = z.object({
   type: z.enum(["image", "video", "link"]),
-  url: z.url({ protocol: /^https?$/ }).max(2048),
-  description: z.string().trim().max(300).optional(),
+  url: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .refine(isStorableText, { message: STORABLE_TEXT_MESSAGE, abort: true }),
+  description: userText().trim().max(300).optional(),
 });
 
 export const generatePostBody = z.object({
   brandId: idOf("brd"),
   channel,
-  topic: z
-    .string()
+  topic: userText()
     .max(500)
     .describe("What the post is about: at least 3 words and 15 characters.")
     .meta({ example: "Our new Ethiopian single-origin espresso, roasted in small batches" }),
   goal,
   assets: z.array(postAsset).max(10).optional().describe("Images, videos or links to use in the post."),
-  toneOverride: z
-    .string()
+  toneOverride: userText()
     .trim()
     .max(200)
     .optional()
@@ -140,8 +147,7 @@ export const generatePostBody = z.object({
 
 export type GeneratePostInput = z.infer<typeof generatePostBody>;
 
-const videoUrl = z
-  .string()
+const videoUrl = userText()
   .max(2048)
   .refine((value) => value.startsWith("/") || /^https?:\/\//i.test(value), {
     message: "Must be an http(s) URL or a path on this site.",
@@ -164,7 +170,7 @@ export const postParams = z.object({ postId: idOf("pst") });
 
 export const listPostsQuery = z.object({
   brandId: idOf("brd"),
-  cursor: z.string().max(200).optional().describe("nextCursor from the previous page."),
+  cursor: pageCursor("pst").optional(),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
 
@@ -221,6 +227,8 @@ export const generatePost = defineOperation({
     "generation_failed",
     "rate_limited",
     "idempotency_conflict",
+    "payload_too_large",
+    "service_unavailable",
     "internal_error",
   ],
 });
@@ -234,7 +242,7 @@ export const getPost = defineOperation({
   summary: "Returns one saved post.",
   pathParams: postParams,
   responses: { 200: { description: "The post.", schema: post } },
-  errors: ["unauthorized", "not_found", "internal_error"],
+  errors: ["unauthorized", "not_found", "service_unavailable", "internal_error"],
 });
 
 export const updatePost = defineOperation({
@@ -247,7 +255,14 @@ export const updatePost = defineOperation({
   pathParams: postParams,
   body: updatePostBody,
   responses: { 200: { description: "The updated post.", schema: post } },
-  errors: ["invalid_request", "unauthorized", "not_found", "internal_error"],
+  errors: [
+    "invalid_request",
+    "unauthorized",
+    "not_found",
+    "payload_too_large",
+    "service_unavailable",
+    "internal_error",
+  ],
 });
 
 export const listPosts = defineOperation({
@@ -259,5 +274,5 @@ export const listPosts = defineOperation({
   summary: "Lists a brand's posts, newest first, a page at a time.",
   query: listPostsQuery,
   responses: { 200: { description: "A page of posts.", schema: postPage } },
-  errors: ["invalid_request", "unauthorized", "not_found", "internal_error"],
+  errors: ["invalid_request", "unauthorized", "not_found", "service_unavailable", "internal_error"],
 });

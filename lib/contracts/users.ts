@@ -1,16 +1,18 @@
 import { z } from "zod";
-import { idOf } from "./common";
+import { idOf, isStorableText, STORABLE_TEXT_MESSAGE, userText } from "./common";
 import { defineOperation } from "./operation";
 
 export const signUpBody = z.object({
-  email: z.email("Enter a valid email address.").max(254).meta({ example: "maria@example.com" }),
-  password: z
-    .string()
+  email: z
+    .email("Enter a valid email address.")
+    .max(254)
+    .refine(isStorableText, { message: STORABLE_TEXT_MESSAGE, abort: true })
+    .meta({ example: "maria@example.com" }),
+  password: userText()
     .min(8, "Use at least 8 characters for the password.")
     .max(200, "Use at most 200 characters for the password.")
     .meta({ example: "correct-horse-battery" }),
-  name: z
-    .string()
+  name: userText()
     .trim()
     .max(100, "Use at most 100 characters for the name.")
     .optional()
@@ -34,5 +36,13 @@ export const signUp = defineOperation({
   responses: {
     201: { description: "The account was created.", schema: signUpResponse, headers: ["Location"] },
   },
-  errors: ["invalid_request", "email_taken", "not_found", "internal_error"],
+  errors: [
+    "invalid_request",
+    "email_taken",
+    "rate_limited",
+    "not_found",
+    "payload_too_large",
+    "service_unavailable",
+    "internal_error",
+  ],
 });

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { VIDEO_JOB_STATUSES } from "@/db/schema";
 import { ERROR_CODE_LIST } from "@/lib/api/error-codes";
-import { cursorPage, idOf, isoDateTime } from "./common";
+import { cursorPage, idOf, isoDateTime, pageCursor, userText } from "./common";
 import { defineOperation } from "./operation";
 
 export const SCRIPT_MIN_CHARS = 20;
@@ -34,8 +34,7 @@ export const generateVideoBody = z
       "The post to make the video from (its caption becomes the script). Exactly one of postId or script.",
     ),
     script: optional(
-      z
-        .string()
+      userText()
         .trim()
         .min(SCRIPT_MIN_CHARS, `Write a script of at least ${SCRIPT_MIN_CHARS} characters.`)
         .max(SCRIPT_MAX_CHARS, `Keep the script to at most ${SCRIPT_MAX_CHARS} characters.`),
@@ -43,7 +42,7 @@ export const generateVideoBody = z
       .describe("The words of the video. Exactly one of postId or script.")
       .meta({ example: "Fresh beans, roasted every morning. Come in, say hi, and taste the difference." }),
     mode: videoMode.meta({ example: "regular" }),
-    brief: optional(z.string().trim().max(VIDEO_BRIEF_MAX_CHARS))
+    brief: optional(userText().trim().max(VIDEO_BRIEF_MAX_CHARS))
       .describe("Style or length guidance, e.g. “short and snappy” or “slow and calm”.")
       .meta({ example: "short and snappy" }),
     referenceVideoId: optional(idOf("vjb")).describe(
@@ -119,7 +118,7 @@ export const listVideoJobsQuery = z.object({
   brandId: idOf("brd").optional().describe("Only this brand's jobs. Without it: every brand you can see."),
   postId: idOf("pst").optional().describe("Only jobs made from this post."),
   limit: z.coerce.number().int().min(1).max(100).default(20),
-  cursor: z.string().max(200).optional().describe("nextCursor from the previous page."),
+  cursor: pageCursor("vjb").optional(),
 });
 
 export const videoJobPage = cursorPage(videoJob);
@@ -151,6 +150,8 @@ export const generateVideo = defineOperation({
     "rate_limited",
     "idempotency_conflict",
     "provider_unavailable",
+    "payload_too_large",
+    "service_unavailable",
     "internal_error",
   ],
 });
@@ -171,7 +172,7 @@ export const getVideoJobStatus = defineOperation({
     },
     304: { description: "Nothing changed since the ETag sent in If-None-Match." },
   },
-  errors: ["unauthorized", "not_found", "internal_error"],
+  errors: ["unauthorized", "not_found", "service_unavailable", "internal_error"],
 });
 
 export const listVideoJobs = defineOperation({
@@ -183,7 +184,7 @@ export const listVideoJobs = defineOperation({
   summary: "Lists video jobs, newest first, optionally for one brand or one post.",
   query: listVideoJobsQuery,
   responses: { 200: { description: "A page of jobs.", schema: videoJobPage } },
-  errors: ["invalid_request", "unauthorized", "not_found", "internal_error"],
+  errors: ["invalid_request", "unauthorized", "not_found", "service_unavailable", "internal_error"],
 });
 
 export const cancelVideoJob = defineOperation({
@@ -197,5 +198,5 @@ export const cancelVideoJob = defineOperation({
   responses: {
     200: { description: "The job, now canceled (also when it already was).", schema: videoJob },
   },
-  errors: ["invalid_request", "unauthorized", "not_found", "internal_error"],
+  errors: ["invalid_request", "unauthorized", "not_found", "service_unavailable", "internal_error"],
 });

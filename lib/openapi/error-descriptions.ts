@@ -6,6 +6,7 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     "Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields.",
   unauthorized: "Missing, malformed, expired or revoked bearer token.",
   not_found: "Unknown id, or an id the caller may not see.",
+  method_not_allowed: "The path does not answer this method. `Allow` lists the methods it answers.",
   brief_too_short: "The topic has fewer than 3 words or fewer than 15 characters after trimming.",
   brand_context_missing: "The brand has no tone or no voice set, so there is nothing to write in.",
   moderation_required:
@@ -21,6 +22,10 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   idempotency_conflict:
     "The same `Idempotency-Key` was sent with a different body, or while the first request is still running.",
   provider_unavailable: "The video provider cannot accept jobs now. No job is created.",
+  service_unavailable:
+    "The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again.",
+  payload_too_large:
+    "The body is over the operation's limit (JSON 256 KB unless stated otherwise; uploads 5 MB). Refused before it is read whole.",
   internal_error: "Anything unexpected. The message is generic; the log line carries the requestId.",
 };
 
@@ -28,5 +33,7 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
 export const ERROR_HEADERS: Partial<Record<ErrorCode, string[]>> = {
   unauthorized: ["WWW-Authenticate"],
   avatar_training: ["Retry-After"],
+  method_not_allowed: ["Allow"],
+  service_unavailable: ["Retry-After"],
   rate_limited: ["Retry-After", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"],
 };

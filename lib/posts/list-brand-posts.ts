@@ -1,27 +1,11 @@
 import { and, desc, eq, lt, or } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { posts } from "@/db/schema";
-import { ApiError } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import { getBrandForPrincipal } from "@/lib/brands/get-brand";
+import { encodePageCursor, type PageCursor } from "@/lib/contracts/common";
 import type { PostView } from "@/lib/contracts/posts";
 import { toPostView } from "./post-view";
-
-type Cursor = { createdAt: Date; id: string };
-
-const encodeCursor = ({ createdAt, id }: Cursor) =>
-  Buffer.from(JSON.stringify([createdAt.toISOString(), id])).toString("base64url");
-
-function decodeCursor(cursor: string): Cursor {
-  try {
-    const [createdAt, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    const date = new Date(createdAt);
-    if (typeof id === "string" && !Number.isNaN(date.getTime())) return { createdAt: date, id };
-  } catch {}
-  throw new ApiError("invalid_request", "cursor: Use the nextCursor value from the previous page.", {
-    details: [{ path: "cursor", message: "Not a cursor this API issued." }],
-  });
-}
 
 /** A brand's posts, newest first; the cursor is the last item's (createdAt, id), so pages never overlap. */
 export async function listBrandPosts({
@@ -32,10 +16,10 @@ export async function listBrandPosts({
 }: {
   principal: Principal;
   brandId: string;
-  cursor?: string;
+  cursor?: PageCursor;
   limit: number;
 }): Promise<{ items: PostView[]; nextCursor: string | null }> {
-  const after = cursor ? decodeCursor(cursor) : undefined;
+  const after = cursor;
   const brand = await getBrandForPrincipal({ principal, brandId });
   const db = await getDb();
   const rows = await db
@@ -58,6 +42,6 @@ export async function listBrandPosts({
   const last = page[page.length - 1];
   return {
     items: page.map(toPostView),
-    nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
+    nextCursor: rows.length > limit && last ? encodePageCursor(last) : null,
   };
 }

@@ -4,6 +4,7 @@ import { assertConfig, config } from "@/lib/config";
 import { log } from "@/lib/log";
 import { getQueue } from "@/lib/queue/boss";
 import { stopInlineWorkerOnSignal } from "./graceful-shutdown";
+import { installHttpGuard } from "./http-guard";
 import { configureDatabaseFromEnv, prepareDatabase } from "./prepare-database";
 
 /**
@@ -13,6 +14,7 @@ import { configureDatabaseFromEnv, prepareDatabase } from "./prepare-database";
 export async function startServer(options: { startWorkers: (boss: PgBoss) => Promise<void> }) {
   assertConfig();
   configureDatabaseFromEnv();
+  installHttpGuard();
   try {
     await prepareDatabase({ seed: true });
   } catch (error) {

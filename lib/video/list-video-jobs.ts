@@ -2,27 +2,11 @@ import { and, desc, eq, inArray, lt, or, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import { getDb } from "@/db/client";
 import { brandMembers, videoJobs } from "@/db/schema";
-import { ApiError } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import { getBrandForPrincipal } from "@/lib/brands/get-brand";
+import { encodePageCursor } from "@/lib/contracts/common";
 import type { listVideoJobsQuery } from "@/lib/contracts/video";
 import { toVideoJobView } from "./video-job-view";
-
-type Cursor = { createdAt: Date; id: string };
-
-const encodeCursor = ({ createdAt, id }: Cursor) =>
-  Buffer.from(`${createdAt.toISOString()}|${id}`).toString("base64url");
-
-function decodeCursor(cursor: string): Cursor {
-  const [at, id] = Buffer.from(cursor, "base64url").toString().split("|");
-  const createdAt = new Date(at ?? "");
-  if (!id || Number.isNaN(createdAt.getTime())) {
-    throw new ApiError("invalid_request", "cursor: use the nextCursor of the previous page.", {
-      details: [{ path: "cursor", message: "Not a cursor this API gave out." }],
-    });
-  }
-  return { createdAt, id };
-}
 
 /** GET /api/video/jobs: the jobs of the principal's brands (or of one brand, or one post), newest first. */
 export async function listVideoJobsForPrincipal({
@@ -46,7 +30,7 @@ export async function listVideoJobsForPrincipal({
   }
   if (query.postId) conditions.push(eq(videoJobs.postId, query.postId));
   if (query.cursor) {
-    const cursor = decodeCursor(query.cursor);
+    const cursor = query.cursor;
     conditions.push(
       or(
         lt(videoJobs.createdAt, cursor.createdAt),
@@ -64,6 +48,6 @@ export async function listVideoJobsForPrincipal({
   const last = page.at(-1);
   return {
     items: await Promise.all(page.map(toVideoJobView)),
-    nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null,
+    nextCursor: rows.length > query.limit && last ? encodePageCursor(last) : null,
   };
 }

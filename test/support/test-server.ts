@@ -14,6 +14,8 @@ export type TestServer = {
   authSecret: string;
   dataDir: string;
   databaseUrl?: string;
+  /** The server's process id (its /proc/<pid>/status holds its memory use). */
+  pid: number;
   /** Everything the server printed so far (stdout and stderr). */
   logs: () => string;
   stop: () => Promise<void>;
@@ -132,15 +134,22 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bs-test-"));
+  // A caller may share a database with another server (a second host), or bring its own (DATABASE_URL in
+  // env; "" forces PGlite).
+  const ownUrl = options.env && "DATABASE_URL" in options.env ? options.env.DATABASE_URL : undefined;
   const database = options.shared
     ? { url: options.shared.databaseUrl, drop: async () => {} }
-    : process.env.DATABASE_URL
-      ? await createTestDatabase(process.env.DATABASE_URL)
-      : undefined;
+    : ownUrl !== undefined
+      ? ownUrl
+        ? { url: ownUrl, drop: async () => {} }
+        : undefined
+      : process.env.DATABASE_URL
+        ? await createTestDatabase(process.env.DATABASE_URL)
+        : undefined;
   const authSecret = options.shared?.authSecret ?? `test-secret-${randomBytes(16).toString("hex")}`;
   // PostgreSQL is migrated the way a deploy does it, before the server starts (a production server migrates
   // only PGlite by itself).
-  if (database && options.env?.DATABASE_URL !== "" && options.migrate !== false) {
+  if (database && options.migrate !== false) {
     const migrated = await runDbMigrate({
       DATABASE_URL: database.url,
       DATA_DIR: dataDir,
@@ -164,6 +173,8 @@ export async function startTestServer(
     // Tests send many requests a minute from one user; the limit tests set their own low limits.
     RATE_LIMIT_GENERATE_PER_MINUTE: "100000",
     RATE_LIMIT_VIDEO_PER_MINUTE: "100000",
+    RATE_LIMIT_SIGNUP_PER_MINUTE: "100000",
+    AUTH_IP_LOCKOUT_THRESHOLD: "100000",
     ...options.env,
   });
   let output = "";
@@ -192,5 +203,13 @@ export async function startTestServer(
     await stop();
     throw new Error(`${(error as Error).message}\n--- server output ---\n${output}`);
   }
-  return { url, authSecret, dataDir, databaseUrl: database?.url, logs: () => output, stop };
+  return {
+    url,
+    authSecret,
+    dataDir,
+    databaseUrl: options.env?.DATABASE_URL ?? database?.url,
+    pid: child.pid ?? 0,
+    logs: () => output,
+    stop,
+  };
 }

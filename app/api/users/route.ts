@@ -1,6 +1,8 @@
 import { ApiError } from "@/lib/api/api-error";
 import { withApi } from "@/lib/api/handler";
+import { enforceRateLimit } from "@/lib/api/rate-limit";
 import { readJson } from "@/lib/api/read-request";
+import { clientIp } from "@/lib/auth/client-ip";
 import { createUser } from "@/lib/auth/users";
 import { config } from "@/lib/config";
 import { signUp, signUpBody } from "@/lib/contracts/users";
@@ -9,6 +11,7 @@ export const POST = withApi(
   async (req) => {
     if (!config.allowSignup) throw new ApiError("not_found", "Sign-up is turned off on this server.");
     const input = await readJson(req, signUpBody);
+    await enforceRateLimit({ bucket: "signup", subject: clientIp(req.headers) });
     const user = await createUser(input);
     return Response.json(
       { userId: user.id, email: user.email, name: user.name },

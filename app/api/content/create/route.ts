@@ -12,13 +12,14 @@ export const POST = withApi(
   withAuth(async (req, { principal, requestId }) => {
     const input = await readJson(req, generatePostBody);
     const subject = rateLimitSubject(principal);
-    const limitHeaders = await enforceRateLimit({ bucket: "generate", subject });
     return withIdempotency({
       req,
       subject,
       operation: generatePost.id,
       body: input,
+      // Inside execute: a replay of an Idempotency-Key does not count against the rate limit.
       execute: async () => {
+        const limitHeaders = await enforceRateLimit({ bucket: "generate", subject });
         const post = await generatePostDraft({ principal, input, requestId });
         return Response.json(post, {
           status: 201,

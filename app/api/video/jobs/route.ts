@@ -14,13 +14,14 @@ export const POST = withApi(
   withAuth(async (req, { principal }) => {
     const input = await readJson(req, generateVideoBody);
     const subject = rateLimitSubject(principal);
-    const limitHeaders = await enforceRateLimit({ bucket: "video", subject });
     return withIdempotency({
       req,
       subject,
       operation: generateVideo.id,
       body: input,
+      // Inside execute: a replay of an Idempotency-Key does not count against the rate limit.
       execute: async () => {
+        const limitHeaders = await enforceRateLimit({ bucket: "video", subject });
         const job = await createVideoJob({ principal, input });
         return Response.json(job, {
           status: 202,
