@@ -61,6 +61,8 @@ const envObject = z.object({
   AI_TIMEOUT_MS: int(1, 600_000, 20_000),
   VIDEO_PROVIDER: choice(["local", "heygen", "did"] as const, "local"),
   FFMPEG_PATH: text(),
+  // ffmpeg threads per render; 0 = the machine's cores (set cores ÷ workers when workers share a machine).
+  VIDEO_RENDER_THREADS: int(0, 256, 0),
   WORKER: choice(["inline", "off"] as const, "inline"),
   VIDEO_MONTHLY_QUOTA: int(0, 100_000, 30),
   RATE_LIMIT_GENERATE_PER_MINUTE: int(1, 100_000, 20),

@@ -13,6 +13,7 @@ export function toVideoJobView(job: VideoJob): VideoJobView {
     brandId: job.brandId,
     postId: job.postId,
     mode: job.mode,
+    aspectRatio: job.aspectRatio,
     status: job.status,
     progress: job.progress,
     estimatedSeconds:
