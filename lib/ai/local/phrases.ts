@@ -221,6 +221,7 @@ export function callsToAction(ctx: WritingContext): string[] {
         `Follow ${brand.name} for more stories like this.`,
         instagram ? "Save this post for later." : "Share it with someone who'd enjoy it.",
         "Want more like this? Follow along.",
+        `There's more where this came from: follow ${brand.name}.`,
       ];
     case "engagement":
       return [

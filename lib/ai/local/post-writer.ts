@@ -54,7 +54,8 @@ export function writePost({
   seed: number;
 }): WrittenPost {
   const style = copyStyle(brand, brief.channel);
-  const topic = topicForms(brief.topic);
+  // A banned word in the brief's own topic is dropped before any line is built around it.
+  const topic = topicForms(removeTerms(brief.topic, brand.bannedWords).replace(/\s+/g, " "));
   const hookTopic = topic.text.length <= 110 ? topic.text : topic.short;
   const audience = brand.audience.trim().replace(/[.!]+$/, "");
   const ctx: WritingContext = {
@@ -71,7 +72,9 @@ export function writePost({
 
   const allowed = (text: string) =>
     findTerms(text, brand.bannedWords).length === 0 && (style.questions || !/\?(\s|$)/.test(text));
-  const first = (slot: string, options: string[]) => choose.rotate(slot, options).find(allowed);
+  // The options that may be used are rotated (not all options, then the first allowed), so each seed
+  // lands on a different usable line.
+  const first = (slot: string, options: string[]) => choose.rotate(slot, options.filter(allowed))[0];
 
   const mediaPlan = planMedia(ctx, choose);
   const emoji = style.emoji && brief.channel !== "linkedin" ? `${GOAL_EMOJI[brief.goal]} ` : "";
