@@ -46,6 +46,8 @@ function fieldError(error: ApiClientError | null, field: string) {
     ?.message;
 }
 
+const CHANNEL_NAME = { instagram: "Instagram", linkedin: "LinkedIn", telegram: "Telegram" } as const;
+
 const ASPECT_USE: Record<VideoAspectRatio, string> = {
   "9:16": "Reels, Stories, Shorts",
   "4:5": "Instagram and LinkedIn feeds",
@@ -238,10 +240,11 @@ export function VideoJobForm() {
         <fieldset className="space-y-2">
           <legend className="text-sm font-medium text-slate-700">Shape</legend>
           <p className="text-xs text-slate-600">
+            Default for{" "}
             {post.data
-              ? `A ${post.data.channel} post makes ${ASPECT_LABEL[defaultRatio].toLowerCase()} by default.`
-              : `A script makes ${ASPECT_LABEL[defaultRatio].toLowerCase()} by default.`}{" "}
-            The short side is 720 px.
+              ? `${post.data.channel === "instagram" ? "an" : "a"} ${CHANNEL_NAME[post.data.channel]} post`
+              : "a script"}
+            : {ASPECT_LABEL[defaultRatio]}. The short side is 720 px.
           </p>
           <div className="grid gap-2 sm:grid-cols-2 lg:grid-cols-4">
             {VIDEO_ASPECT_RATIOS.map((ratio) => (
