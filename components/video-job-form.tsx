@@ -246,7 +246,7 @@ export function VideoJobForm() {
               : "a script"}
             : {ASPECT_LABEL[defaultRatio]}. The short side is 720 px.
           </p>
-          <div className="grid gap-2 sm:grid-cols-2 lg:grid-cols-4">
+          <div className="grid gap-2 sm:grid-cols-2">
             {VIDEO_ASPECT_RATIOS.map((ratio) => (
               <label
                 key={ratio}

@@ -79,6 +79,14 @@ const PLAYER_SIZE: Record<VideoJob["aspectRatio"], string> = {
   "16:9": "w-full",
 };
 
+/** A poster placeholder (canceled, failed) stays small: it only says what happened, in the video's shape. */
+const PLACEHOLDER_SIZE: Record<VideoJob["aspectRatio"], string> = {
+  "9:16": "w-full max-w-[10rem]",
+  "4:5": "w-full max-w-[12rem]",
+  "1:1": "w-full max-w-[14rem]",
+  "16:9": "w-full max-w-sm",
+};
+
 function sameRequest(job: VideoJob): GenerateVideoInput {
   return {
     brandId: job.brandId,
@@ -192,7 +200,7 @@ export function VideoJobView({ jobId }: { jobId: string }) {
         )}
         {(job.status === "failed" || job.status === "canceled") && (
           <div
-            className={`${ASPECT_CLASS[job.aspectRatio]} ${PLAYER_SIZE[job.aspectRatio]} mx-auto overflow-hidden rounded-lg`}
+            className={`${ASPECT_CLASS[job.aspectRatio]} ${PLACEHOLDER_SIZE[job.aspectRatio]} mx-auto overflow-hidden rounded-lg`}
           >
             <VideoPoster job={job} />
           </div>
