@@ -10,14 +10,18 @@ import { ApiClientError, callApi } from "@/lib/client/api-client";
 import { type BrandResponse, type brandListResponse, listBrands } from "@/lib/contracts/brands";
 import { getPost, type post as postSchema } from "@/lib/contracts/posts";
 import {
+  defaultVideoAspectRatio,
   type GenerateVideoInput,
   generateVideo,
   type generateVideoResponse,
   SCRIPT_MAX_CHARS,
   SCRIPT_MIN_CHARS,
+  VIDEO_ASPECT_RATIOS,
   VIDEO_BRIEF_MAX_CHARS,
+  type VideoAspectRatio,
   type VideoMode,
 } from "@/lib/contracts/video";
+import { ASPECT_LABEL } from "./video-poster";
 
 type Post = z.infer<typeof postSchema>;
 
@@ -42,6 +46,29 @@ function fieldError(error: ApiClientError | null, field: string) {
     ?.message;
 }
 
+const CHANNEL_NAME = { instagram: "Instagram", linkedin: "LinkedIn", telegram: "Telegram" } as const;
+
+const ASPECT_USE: Record<VideoAspectRatio, string> = {
+  "9:16": "Reels, Stories, Shorts",
+  "4:5": "Instagram and LinkedIn feeds",
+  "1:1": "Square feed posts",
+  "16:9": "Telegram, YouTube, the web",
+};
+
+/** A small outline of the frame, so the choice is visible at a glance. */
+function ShapeIcon({ ratio }: { ratio: VideoAspectRatio }) {
+  const [w, h] = ratio.split(":").map(Number);
+  const scale = 28 / Math.max(w, h);
+  return (
+    <span aria-hidden="true" className="grid size-8 shrink-0 place-items-center">
+      <span
+        className="block rounded-sm border-2 border-current"
+        style={{ width: Math.round(w * scale), height: Math.round(h * scale) }}
+      />
+    </span>
+  );
+}
+
 function QuotaNotice({ error }: { error: ApiClientError }) {
   const details = error.details as { limit: number; used: number; resetsAt: string } | undefined;
   return (
@@ -61,6 +88,8 @@ export function VideoJobForm() {
   const postId = useSearchParams().get("postId");
   const [chosenBrandId, setChosenBrandId] = useState<string>("");
   const [mode, setMode] = useState<VideoMode>("regular");
+  // null: the default, which follows the post's channel (a script: 16:9).
+  const [aspectRatio, setAspectRatio] = useState<VideoAspectRatio | null>(null);
   const [script, setScript] = useState("");
   const [brief, setBrief] = useState("");
 
@@ -101,10 +130,13 @@ export function VideoJobForm() {
   const avatarProblem = avatarBlocker(brand);
   const error = create.error instanceof ApiClientError ? create.error : null;
   const scriptLength = script.trim().length;
+  const defaultRatio = defaultVideoAspectRatio(post.data?.channel ?? null);
+  const chosenRatio = aspectRatio ?? defaultRatio;
 
   const request = (): GenerateVideoInput => ({
     brandId,
     mode: avatarProblem ? "regular" : mode,
+    ...(aspectRatio ? { aspectRatio } : {}),
     ...(post.data ? { postId: post.data.postId } : { script }),
     brief: brief.trim() || undefined,
   });
@@ -142,7 +174,8 @@ export function VideoJobForm() {
               {post.data.caption}
             </p>
             <span className="block text-xs text-slate-500">
-              The caption becomes the script; hashtags, links and emoji are left out.{" "}
+              The caption becomes the script; hashtags, links, emoji and feed-only lines (swipe, link in bio)
+              are left out.{" "}
               <Link href="/videos/new" className="text-brand-600 hover:underline">
                 Write a script instead
               </Link>
@@ -201,6 +234,43 @@ export function VideoJobForm() {
                 </label>
               );
             })}
+          </div>
+        </fieldset>
+
+        <fieldset className="space-y-2">
+          <legend className="text-sm font-medium text-slate-700">Shape</legend>
+          <p className="text-xs text-slate-600">
+            Default for{" "}
+            {post.data
+              ? `${post.data.channel === "instagram" ? "an" : "a"} ${CHANNEL_NAME[post.data.channel]} post`
+              : "a script"}
+            : {ASPECT_LABEL[defaultRatio]}. The short side is 720 px.
+          </p>
+          <div className="grid gap-2 sm:grid-cols-2">
+            {VIDEO_ASPECT_RATIOS.map((ratio) => (
+              <label
+                key={ratio}
+                className={`flex cursor-pointer items-center gap-2 rounded-lg border p-2.5 text-sm focus-within:ring-2 focus-within:ring-brand-500 ${
+                  chosenRatio === ratio ? "border-brand-500 bg-brand-50" : "border-slate-200 bg-white"
+                }`}
+              >
+                <input
+                  type="radio"
+                  name="aspectRatio"
+                  value={ratio}
+                  checked={chosenRatio === ratio}
+                  onChange={() => setAspectRatio(ratio === defaultRatio ? null : ratio)}
+                />
+                <ShapeIcon ratio={ratio} />
+                <span>
+                  <span className="block font-medium">
+                    {ASPECT_LABEL[ratio]}
+                    {ratio === defaultRatio && <span className="font-normal text-slate-600"> · default</span>}
+                  </span>
+                  <span className="block text-xs text-slate-600">{ASPECT_USE[ratio]}</span>
+                </span>
+              </label>
+            ))}
           </div>
         </fieldset>
 

@@ -6,6 +6,7 @@ import type { z } from "zod";
 import { Button, Card, ErrorNotice } from "@/components/ui";
 import { callApi } from "@/lib/client/api-client";
 import { isTerminalVideoStatus, listVideoJobs, type videoJobPage } from "@/lib/contracts/video";
+import { VideoPoster } from "./video-poster";
 import { formatDuration, VideoStatusBadge } from "./video-status-badge";
 
 type Page = z.infer<typeof videoJobPage>;
@@ -57,19 +58,11 @@ export function VideoJobList() {
               href={`/videos/${job.jobId}`}
               className="block overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm transition hover:border-brand-500"
             >
-              <div className="relative aspect-video bg-slate-100">
-                {job.thumbnailUrl ? (
-                  // biome-ignore lint/performance/noImgElement: a poster from media storage, not a static asset.
-                  <img src={job.thumbnailUrl} alt="" className="size-full object-cover" />
-                ) : (
-                  <div className="grid size-full place-items-center text-sm text-slate-500">
-                    {job.status === "running"
-                      ? `Rendering… ${job.progress}%`
-                      : job.status === "queued"
-                        ? "Queued"
-                        : "No preview"}
-                  </div>
-                )}
+              <div className="relative aspect-video bg-slate-900">
+                <VideoPoster job={job} />
+                <span className="absolute left-2 top-2 rounded bg-black/70 px-1.5 py-0.5 text-xs text-white">
+                  {job.aspectRatio}
+                </span>
                 {job.durationSeconds !== null && (
                   <span className="absolute bottom-2 right-2 rounded bg-black/70 px-1.5 py-0.5 text-xs text-white">
                     {formatDuration(job.durationSeconds)}

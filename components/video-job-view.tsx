@@ -15,6 +15,7 @@ import {
   type VideoJobView as VideoJob,
 } from "@/lib/contracts/video";
 import { useVideoJob, videoJobKey } from "./video-job-query";
+import { ASPECT_CLASS, ASPECT_LABEL, VideoPoster } from "./video-poster";
 import { formatDuration, formatTimeLeft, VideoStatusBadge } from "./video-status-badge";
 import { UseInPostButton } from "./video-use-in-post";
 
@@ -70,10 +71,27 @@ function ProgressPanel({ job }: { job: VideoJob }) {
 }
 
 /** The same request again, for Retry on a failed or canceled job. */
+/** The player's size per shape: a tall reel is held to the screen's height instead of the card's width. */
+const PLAYER_SIZE: Record<VideoJob["aspectRatio"], string> = {
+  "9:16": "h-[min(70vh,640px)] w-auto max-w-full",
+  "4:5": "h-[min(70vh,560px)] w-auto max-w-full",
+  "1:1": "w-full max-w-lg",
+  "16:9": "w-full",
+};
+
+/** A poster placeholder (canceled, failed) stays small: it only says what happened, in the video's shape. */
+const PLACEHOLDER_SIZE: Record<VideoJob["aspectRatio"], string> = {
+  "9:16": "w-full max-w-[10rem]",
+  "4:5": "w-full max-w-[12rem]",
+  "1:1": "w-full max-w-[14rem]",
+  "16:9": "w-full max-w-sm",
+};
+
 function sameRequest(job: VideoJob): GenerateVideoInput {
   return {
     brandId: job.brandId,
     mode: job.mode,
+    aspectRatio: job.aspectRatio,
     ...(job.postId ? { postId: job.postId } : { script: job.script }),
     brief: job.brief ?? undefined,
     referenceVideoId: job.referenceVideoId ?? undefined,
@@ -126,8 +144,8 @@ export function VideoJobView({ jobId }: { jobId: string }) {
             {job.postId ? "Video from a post" : "Video from a script"}
           </h1>
           <p className="text-sm text-slate-600">
-            {job.mode === "avatar" ? "Avatar video" : "Regular video"} · created{" "}
-            {new Date(job.createdAt).toLocaleString()}
+            {job.mode === "avatar" ? "Avatar video" : "Regular video"} · {ASPECT_LABEL[job.aspectRatio]} ·
+            created {new Date(job.createdAt).toLocaleString()}
             {job.durationSeconds !== null && ` · ${formatDuration(job.durationSeconds)} long`}
           </p>
         </div>
@@ -163,7 +181,7 @@ export function VideoJobView({ jobId }: { jobId: string }) {
               preload="metadata"
               poster={job.thumbnailUrl ?? undefined}
               src={job.videoUrl}
-              className="aspect-video w-full rounded-lg bg-black"
+              className={`${ASPECT_CLASS[job.aspectRatio]} ${PLAYER_SIZE[job.aspectRatio]} mx-auto rounded-lg bg-black`}
             />
             <div className="flex flex-wrap items-center gap-3">
               {job.postId && <UseInPostButton postId={job.postId} videoUrl={job.videoUrl} />}
@@ -178,6 +196,13 @@ export function VideoJobView({ jobId }: { jobId: string }) {
                 Make another video
               </Link>
             </div>
+          </div>
+        )}
+        {(job.status === "failed" || job.status === "canceled") && (
+          <div
+            className={`${ASPECT_CLASS[job.aspectRatio]} ${PLACEHOLDER_SIZE[job.aspectRatio]} mx-auto overflow-hidden rounded-lg`}
+          >
+            <VideoPoster job={job} />
           </div>
         )}
         {job.status === "failed" && job.error && (

@@ -159,6 +159,8 @@ export const videoJobs = pgTable(
       .notNull()
       .references(() => users.id),
     mode: text("mode").$type<"avatar" | "regular">().notNull(),
+    // The frame's shape; the renderer makes the short side 720 px.
+    aspectRatio: text("aspect_ratio").$type<"9:16" | "4:5" | "1:1" | "16:9">().notNull().default("16:9"),
     script: text("script").notNull(),
     brief: text("brief"),
     referenceVideoId: text("reference_video_id"),

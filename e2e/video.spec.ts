@@ -44,6 +44,9 @@ test("make a video from a post, watch it render, play it and put it in the post"
   await expect(page.getByTestId("video-source-post")).toContainText(post.caption.slice(0, 30));
   await expect(page.getByRole("combobox")).toHaveValue(brandId);
   await expect(page.getByRole("radio", { name: /Avatar/ })).toBeDisabled();
+  // An Instagram post makes a vertical reel unless another shape is picked.
+  await expect(page.getByRole("radio", { name: /Vertical 9:16/ })).toBeChecked();
+  await expect(page.getByText("Default for an Instagram post: Vertical 9:16.")).toBeVisible();
   await page.getByLabel("Brief (optional)").fill("short and snappy");
   await page.screenshot({ path: "screenshots/videos-new.png", fullPage: true });
   await page.getByRole("button", { name: "Make the video" }).click();
@@ -86,13 +89,14 @@ test("make a video from a post, watch it render, play it and put it in the post"
       readyState: video.readyState,
       seekedTo: video.currentTime,
       width: video.videoWidth,
+      height: video.videoHeight,
     };
   });
   expect(playback.duration).toBeGreaterThan(1);
   expect(playback.playedTo).toBeGreaterThan(0);
   expect(playback.readyState).toBeGreaterThanOrEqual(1);
   expect(playback.seekedTo).toBeCloseTo(playback.duration / 2, 0);
-  expect(playback.width).toBe(1280);
+  expect([playback.width, playback.height]).toEqual([720, 1280]);
   await page.screenshot({ path: "screenshots/videos-done.png", fullPage: true });
 
   const job = await (await page.request.get(`/api/video/jobs/${jobId}`, { headers })).json();
@@ -122,7 +126,7 @@ test("a script video shows its progress while it renders, and can be canceled", 
     .getByLabel("Script")
     .fill(
       Array.from(
-        { length: 8 },
+        { length: 20 },
         (_, i) => `Scene ${i + 1} takes its time, slowly and calmly, with many words in it.`,
       ).join(" "),
     );
@@ -143,5 +147,13 @@ test("a script video shows its progress while it renders, and can be canceled", 
   await expect(page.getByTestId("video-status")).toHaveText("Canceled");
   await expect(page.getByText("This video was canceled before it finished.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Start again" })).toBeVisible();
+  // A canceled job shows a placeholder poster in its shape (a script: 16:9), not a broken image.
+  await expect(page.getByTestId("video-poster-placeholder")).toHaveAttribute("data-status", "canceled");
   await page.screenshot({ path: "screenshots/videos-canceled.png", fullPage: true });
+  await page.goto("/videos");
+  await expect(page.getByTestId("video-job-row").getByTestId("video-poster-placeholder")).toContainText(
+    "Canceled",
+  );
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: "screenshots/videos-list-canceled-390.png", fullPage: true });
 });

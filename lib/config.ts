@@ -61,6 +61,8 @@ const envObject = z.object({
   AI_TIMEOUT_MS: int(1, 600_000, 20_000),
   VIDEO_PROVIDER: choice(["local", "heygen", "did"] as const, "local"),
   FFMPEG_PATH: text(),
+  // ffmpeg threads per render; 0 = the machine's cores (set cores ÷ workers when workers share a machine).
+  VIDEO_RENDER_THREADS: int(0, 256, 0),
   WORKER: choice(["inline", "off"] as const, "inline"),
   // On SIGTERM a worker finishes its running job within this grace, else gives it back to the queue.
   WORKER_SHUTDOWN_GRACE_SECONDS: int(1, 3600, 8),

@@ -142,6 +142,7 @@ describe("a video job from a script", () => {
       brandId,
       postId: null,
       mode: "regular",
+      aspectRatio: "16:9",
       error: null,
       script: SCRIPT,
       brief: "short",
@@ -286,6 +287,19 @@ describe("a video job from a post", () => {
     expect(job.status).toBe("succeeded");
     expect(job.postId).toBe(post.postId);
     expect(job.script).not.toMatch(/#\w/);
+    expect(job.script).not.toMatch(/swipe|link in (our )?bio|tap the link/i);
+    // An Instagram post makes a reel: 9:16, 720×1280.
+    expect(job.aspectRatio).toBe("9:16");
+    const file = path.join(os.tmpdir(), `${job.jobId}.mp4`);
+    const video = await fetch(new URL(job.videoUrl ?? "", baseUrl()));
+    fs.writeFileSync(file, Buffer.from(await video.arrayBuffer()));
+    const probe = await ffprobe(file);
+    fs.rmSync(file);
+    expect(probe.streams.find((stream) => stream.codec_type === "video")).toMatchObject({
+      codec_name: "h264",
+      width: 720,
+      height: 1280,
+    });
     expect(post.caption).toContain(job.script.split(/[.!?]/)[0].trim());
 
     const byPost = videoJobPage.parse(
@@ -302,6 +316,28 @@ describe("a video job from a post", () => {
       (await client.call(`/api/video/jobs?brandId=${brandId}&limit=1&cursor=${firstPage.nextCursor}`)).body,
     );
     expect(secondPage.items[0].jobId).toBe(byBrand.items[1].jobId);
+  });
+
+  it("takes the frame's shape from the post's channel unless aspectRatio is sent, and refuses an unknown one", async () => {
+    const shapeOf = async (body: Record<string, unknown>) => {
+      const response = await client.createJob({ brandId, mode: "regular", ...body });
+      expect(response.status).toBe(202);
+      const job = await client.getJob(response.body.jobId);
+      await client.call(`/api/video/jobs/${job.jobId}`, { method: "DELETE" });
+      return job.aspectRatio;
+    };
+    const linkedin = await client.newPost(brandId, "linkedin");
+    const telegram = await client.newPost(brandId, "telegram");
+    expect(await shapeOf({ postId: linkedin.postId })).toBe("1:1");
+    expect(await shapeOf({ postId: telegram.postId })).toBe("16:9");
+    expect(await shapeOf({ script: SCRIPT })).toBe("16:9");
+    expect(await shapeOf({ postId: linkedin.postId, aspectRatio: "4:5" })).toBe("4:5");
+    expect(await shapeOf({ script: SCRIPT, aspectRatio: "9:16" })).toBe("9:16");
+
+    const unknown = await client.createJob({ brandId, mode: "regular", script: SCRIPT, aspectRatio: "3:2" });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.code).toBe("invalid_request");
+    expect(unknown.body.error.details[0].path).toBe("aspectRatio");
   });
 
   it("keeps jobs of other users' brands out of lists and status (404)", async () => {

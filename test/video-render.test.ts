@@ -4,6 +4,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseRange } from "@/lib/media/serve-media";
+import { getMediaStorage } from "@/lib/media/storage";
 import { localVideoProvider, paceFromBrief } from "@/lib/video/local/local-provider";
 import { splitIntoScenes, wrapLines } from "@/lib/video/local/scenes";
 import { buildAudioTrack, pcmSeconds, readWav } from "@/lib/video/local/speech";
@@ -42,6 +43,54 @@ describe("script to scenes", () => {
     expect(lines.join(" ").replace(/\s+/g, "")).toBe(
       "Roastedinsmallbatchesbypeoplewhocareaboutsupercalifragilisticcoffee",
     );
+  });
+
+  it.each([
+    ["a carousel line", "New blend is here.\nSwipe through to see more.", "New blend is here."],
+    [
+      "swipe inside a line",
+      "Our autumn blend is back. Swipe left for the menu!",
+      "Our autumn blend is back.",
+    ],
+    ["the link in bio", "Tap the link in our bio to order.\nSee you soon.", "See you soon."],
+    ["link in bio, any wording", "Order now: link in bio.\nIt tastes of cherry.", "It tastes of cherry."],
+    [
+      "a bare link",
+      "Read the full story here: https://example.com/story\nWe roast daily.",
+      "Read the full story here:\nWe roast daily.",
+    ],
+    ["click", "Click below to book a table. Open at seven.", "Open at seven."],
+    ["the first comment", "Details in the first comment. Made by hand.", "Made by hand."],
+    ["slides", "Flip through the slides for the details. Built for teams.", "Built for teams."],
+    [
+      "a hashtag-only line",
+      "Fresh beans every morning.\n\n#NorthwindCoffee #Coffee",
+      "Fresh beans every morning.",
+    ],
+    [
+      "an emoji-only line",
+      "Fresh beans every morning.\n☕️✨\nCome say hi.",
+      "Fresh beans every morning.\nCome say hi.",
+    ],
+    [
+      "list markers",
+      "What you get:\n→ Beans roasted daily\n• Free refills",
+      "What you get:\nBeans roasted daily\nFree refills",
+    ],
+    ["a mention", "Thanks to @roastery_friends for the beans. Enjoy.", "Enjoy."],
+    ["double tap", "Double-tap if you agree. Coffee first.", "Coffee first."],
+    [
+      "keeps ordinary lines",
+      "Come in, say hi, and taste the difference. We open at seven.",
+      "Come in, say hi, and taste the difference. We open at seven.",
+    ],
+    [
+      "keeps words that only look alike",
+      "Our linked farms grow tapioca too.",
+      "Our linked farms grow tapioca too.",
+    ],
+  ])("builds a spoken script from a caption: drops %s", (_, caption, script) => {
+    expect(scriptFromCaption(caption)).toBe(script);
   });
 
   it("takes hashtags, links and emoji out of a caption", () => {
@@ -105,6 +154,18 @@ describe("the local renderer", () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
+  /** A plain green 512×512 avatar in media storage, so the frame shows where it went. */
+  async function storeGreenAvatar(brandId: string) {
+    const avatarKey = `avatars/${brandId}/frame.png`;
+    const avatar = await sharp({
+      create: { width: 512, height: 512, channels: 4, background: { r: 0, g: 200, b: 0, alpha: 1 } },
+    })
+      .png()
+      .toBuffer();
+    await getMediaStorage().put(avatarKey, avatar);
+    return avatarKey;
+  }
+
   it("is healthy when ffmpeg runs", async () => {
     expect(await localVideoProvider.checkHealth()).toEqual({ ok: true });
   });
@@ -116,6 +177,7 @@ describe("the local renderer", () => {
         jobId: "vjb_rendertest0001",
         attempt: 1,
         mode: "regular",
+        aspectRatio: "16:9",
         brief: null,
         script:
           "Fresh beans, roasted every single morning in our own café. Come in, say hi, and taste the difference. We open at seven.",
@@ -148,20 +210,14 @@ describe("the local renderer", () => {
   });
 
   it("puts the avatar in the frame in avatar mode", async () => {
-    const avatarKey = "avatars/brd_rendertest/frame.png";
-    const avatar = await sharp({
-      create: { width: 512, height: 512, channels: 4, background: { r: 0, g: 200, b: 0, alpha: 1 } },
-    })
-      .png()
-      .toBuffer();
-    fs.mkdirSync(path.join(dataDir, "media", path.dirname(avatarKey)), { recursive: true });
-    fs.writeFileSync(path.join(dataDir, "media", avatarKey), avatar);
+    const avatarKey = await storeGreenAvatar("brd_rendertest");
 
     const result = await localVideoProvider.render(
       {
         jobId: "vjb_rendertest0002",
         attempt: 1,
         mode: "avatar",
+        aspectRatio: "16:9",
         brief: "short",
         script: "Say hello to our new seasonal blend, roasted this morning.",
         brand: { ...BRAND, avatarFramesKey: avatarKey },
@@ -182,6 +238,63 @@ describe("the local renderer", () => {
     expect(b).toBeLessThan(80);
   });
 
+  it.each([
+    ["9:16", 720, 1280],
+    ["1:1", 720, 720],
+    ["4:5", 720, 900],
+  ] as const)(
+    "renders a %s video at %i×%i, with the poster in the same shape",
+    async (aspectRatio, width, height) => {
+      const result = await localVideoProvider.render(
+        {
+          jobId: `vjb_rendershape${aspectRatio.replace(":", "x")}`,
+          attempt: 1,
+          mode: "regular",
+          aspectRatio,
+          brief: "short",
+          script: "Fresh beans, roasted every single morning. Come in and taste the difference.",
+          brand: BRAND,
+        },
+        { signal: new AbortController().signal, onProgress: () => {} },
+      );
+      const probe = await ffprobe(path.join(dataDir, "media", result.videoKey));
+      expect(probe.streams.find((stream) => stream.codec_type === "video")).toMatchObject({
+        codec_name: "h264",
+        width,
+        height,
+      });
+      const poster = await sharp(path.join(dataDir, "media", result.posterKey)).metadata();
+      expect([poster.width, poster.height]).toEqual([width, height]);
+    },
+  );
+
+  it("puts the avatar under the text in a 9:16 frame", async () => {
+    const avatarKey = await storeGreenAvatar("brd_rendertest916");
+    const result = await localVideoProvider.render(
+      {
+        jobId: "vjb_rendertest0004",
+        attempt: 1,
+        mode: "avatar",
+        aspectRatio: "9:16",
+        brief: "short",
+        script: "Say hello to our new seasonal blend, roasted this morning.",
+        brand: { ...BRAND, avatarFramesKey: avatarKey },
+      },
+      { signal: new AbortController().signal, onProgress: () => {} },
+    );
+    const { data, info } = await sharp(path.join(dataDir, "media", result.posterKey))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height]).toEqual([720, 1280]);
+    const green = (x: number, y: number) => {
+      const offset = (y * info.width + x) * info.channels;
+      return data[offset + 1] > 150 && data[offset] < 80 && data[offset + 2] < 80;
+    };
+    // Lower middle: the avatar; upper middle: the brand's background behind the text.
+    expect(green(360, 1000)).toBe(true);
+    expect(green(360, 300)).toBe(false);
+  });
+
   it("stops ffmpeg at once when the signal aborts, and leaves no file behind", async () => {
     const controller = new AbortController();
     const jobId = "vjb_rendertest0003";
@@ -190,6 +303,7 @@ describe("the local renderer", () => {
         jobId,
         attempt: 1,
         mode: "regular",
+        aspectRatio: "16:9",
         brief: "slow and calm",
         script: Array.from(
           { length: 12 },

@@ -3,6 +3,7 @@ import { VIDEO_JOB_STATUSES } from "@/db/schema";
 import { ERROR_CODE_LIST } from "@/lib/api/error-codes";
 import { cursorPage, idOf, isoDateTime, pageCursor, userText } from "./common";
 import { defineOperation } from "./operation";
+import type { Channel } from "./posts";
 
 export const SCRIPT_MIN_CHARS = 20;
 export const SCRIPT_MAX_CHARS = 5000;
@@ -13,6 +14,26 @@ export const videoMode = z
   .describe("`avatar` puts the brand's trained avatar in the frame; `regular` is text and voice only.");
 
 export type VideoMode = z.infer<typeof videoMode>;
+
+/** The frame shapes a video can have: vertical reel, portrait feed, square, landscape. */
+export const VIDEO_ASPECT_RATIOS = ["9:16", "4:5", "1:1", "16:9"] as const;
+export type VideoAspectRatio = (typeof VIDEO_ASPECT_RATIOS)[number];
+
+export const videoAspectRatio = z
+  .enum(VIDEO_ASPECT_RATIOS)
+  .describe("The frame's shape. The renderer makes the short side 720 px (9:16 → 720×1280).");
+
+/** DESIGN §5: without an aspectRatio, a video follows its source post's channel; a script is landscape. */
+export const CHANNEL_VIDEO_ASPECT_RATIO = {
+  instagram: "9:16",
+  linkedin: "1:1",
+  telegram: "16:9",
+} as const satisfies Record<Channel, VideoAspectRatio>;
+export const SCRIPT_VIDEO_ASPECT_RATIO: VideoAspectRatio = "16:9";
+
+export function defaultVideoAspectRatio(channel: Channel | null): VideoAspectRatio {
+  return channel ? CHANNEL_VIDEO_ASPECT_RATIO[channel] : SCRIPT_VIDEO_ASPECT_RATIO;
+}
 
 export const videoJobStatus = z
   .enum(VIDEO_JOB_STATUSES)
@@ -45,6 +66,11 @@ export const generateVideoBody = z
     brief: optional(userText().trim().max(VIDEO_BRIEF_MAX_CHARS))
       .describe("Style or length guidance, e.g. “short and snappy” or “slow and calm”.")
       .meta({ example: "short and snappy" }),
+    aspectRatio: optional(videoAspectRatio)
+      .describe(
+        "The frame's shape: 9:16, 4:5, 1:1 or 16:9. Without it the source post's channel decides (instagram → 9:16, linkedin → 1:1, telegram → 16:9); a script is 16:9.",
+      )
+      .meta({ example: "9:16" }),
     referenceVideoId: optional(idOf("vjb")).describe(
       "An earlier succeeded job of the same brand whose style (its brief) is reused.",
     ),
@@ -79,6 +105,7 @@ export const videoJob = z
     brandId: idOf("brd"),
     postId: idOf("pst").nullable(),
     mode: videoMode,
+    aspectRatio: videoAspectRatio.meta({ example: "9:16" }),
     status: videoJobStatus,
     progress: z.number().int().min(0).max(100).describe("0 to 100; it never goes down."),
     estimatedSeconds: z

@@ -6,7 +6,7 @@ import { brands, posts, videoJobs } from "@/db/schema";
 import { ApiError, notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import { getBrandForPrincipal } from "@/lib/brands/get-brand";
-import { type GenerateVideoInput, SCRIPT_MIN_CHARS } from "@/lib/contracts/video";
+import { defaultVideoAspectRatio, type GenerateVideoInput, SCRIPT_MIN_CHARS } from "@/lib/contracts/video";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import { getQueue } from "@/lib/queue/boss";
@@ -24,11 +24,11 @@ const providerUnavailable = (message: string) =>
     `${message} No job was created and nothing was counted; try again shortly.`,
   );
 
-/** The script of a post-based job: the post's caption, as words a video can say. */
+/** The script of a post-based job (the post's caption, as words a video can say) and the post's channel. */
 async function scriptOfPost({ brandId, postId }: { brandId: string; postId: string }) {
   const db = await getDb();
   const [post] = await db
-    .select({ caption: posts.caption })
+    .select({ caption: posts.caption, channel: posts.channel })
     .from(posts)
     .where(and(eq(posts.id, postId), eq(posts.brandId, brandId)));
   if (!post) throw notFound("Post");
@@ -42,7 +42,7 @@ async function scriptOfPost({ brandId, postId }: { brandId: string; postId: stri
       },
     );
   }
-  return script;
+  return { script, channel: post.channel };
 }
 
 /** The brief of the reference video, which must be a finished video of the same brand. */
@@ -102,9 +102,11 @@ export async function createVideoJob({
 }) {
   const now = new Date();
   const brand = await getBrandForPrincipal({ principal, brandId: input.brandId });
-  const script = input.postId
+  const source = input.postId
     ? await scriptOfPost({ brandId: brand.id, postId: input.postId })
-    : (input.script as string);
+    : { script: input.script as string, channel: null };
+  const { script } = source;
+  const aspectRatio = input.aspectRatio ?? defaultVideoAspectRatio(source.channel);
   const reusedBrief = input.referenceVideoId
     ? await referenceBrief({ brandId: brand.id, referenceVideoId: input.referenceVideoId })
     : null;
@@ -139,6 +141,7 @@ export async function createVideoJob({
       postId: input.postId ?? null,
       createdBy: principal.userId,
       mode: input.mode,
+      aspectRatio,
       script,
       brief,
       referenceVideoId: input.referenceVideoId ?? null,
@@ -156,6 +159,12 @@ export async function createVideoJob({
       throw providerUnavailable("The job queue did not accept the job.");
     }
   });
-  log.info("video_job_created", { jobId, brandId: brand.id, mode: input.mode, estimatedSeconds });
+  log.info("video_job_created", {
+    jobId,
+    brandId: brand.id,
+    mode: input.mode,
+    aspectRatio,
+    estimatedSeconds,
+  });
   return { jobId, status: "queued" as const, estimatedSeconds };
 }

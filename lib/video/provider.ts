@@ -1,5 +1,5 @@
 import type { ErrorCode } from "@/lib/api/error-codes";
-import type { VideoMode } from "@/lib/contracts/video";
+import type { VideoAspectRatio, VideoMode } from "@/lib/contracts/video";
 
 export type RenderRequest = {
   jobId: string;
@@ -9,6 +9,8 @@ export type RenderRequest = {
   /** Style or length guidance (the job's brief, or its reference video's). */
   brief: string | null;
   mode: VideoMode;
+  /** The frame's shape; the short side is 720 px. */
+  aspectRatio: VideoAspectRatio;
   brand: {
     name: string;
     language: string;

@@ -103,6 +103,7 @@ export async function runVideoRenderJob(job: Job<VideoRenderJobData>) {
         script: row.script,
         brief: row.brief,
         mode: row.mode,
+        aspectRatio: row.aspectRatio,
         brand: {
           name: brand.name,
           language: brand.language,

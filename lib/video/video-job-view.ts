@@ -19,6 +19,7 @@ export async function toVideoJobView(job: VideoJob): Promise<VideoJobView> {
     brandId: job.brandId,
     postId: job.postId,
     mode: job.mode,
+    aspectRatio: job.aspectRatio,
     status: job.status,
     progress: job.progress,
     estimatedSeconds:

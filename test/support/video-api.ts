@@ -17,12 +17,12 @@ export function videoClient(server: string, token: string) {
     return response.body.brandId as string;
   }
 
-  async function newPost(brandId: string) {
+  async function newPost(brandId: string, channel: "instagram" | "linkedin" | "telegram" = "instagram") {
     const response = await call("/api/content/create", {
       method: "POST",
       json: {
         brandId,
-        channel: "instagram",
+        channel,
         topic: "our new seasonal autumn blend arrives this week",
         goal: "awareness",
       },

@@ -8,8 +8,12 @@ export type CopyStyle = {
   emoji: boolean;
   questions: boolean;
   maxHashtags: number;
+  /** Don't-list: no hype ("Big news", exclamation marks). */
+  noHype: boolean;
+  /** Do-list: keep it short (the compact layout on every channel). */
+  concise: boolean;
   /** Do-list items the writer knows how to act on. */
-  moves: { invite: boolean; ask: boolean; story: boolean; personal: boolean };
+  moves: { invite: boolean; ask: boolean; story: boolean; personal: boolean; numbers: boolean };
 };
 
 const TONES = {
@@ -29,17 +33,21 @@ export function copyStyle(brand: BrandBrief, channel: Channel): CopyStyle {
   const wantsEmoji = mentions(brand.doList, /emoji/i);
   const noEmoji = mentions(dont, /emoji/i);
   const emojiByTone = channel !== "linkedin" && !formal && (is("playful") || is("upbeat") || is("warm"));
+  const noHype = mentions(dont, /hype|superlative|buzzword|overstat|exaggerat|over-?promis/i);
   return {
     register: formal ? "formal" : "casual",
-    exclaim: (is("playful") || is("upbeat")) && !formal && !mentions(dont, /exclamation/i),
+    exclaim: (is("playful") || is("upbeat")) && !formal && !noHype && !mentions(dont, /exclamation/i),
     emoji: !noEmoji && (wantsEmoji || emojiByTone),
     questions: !mentions(dont, /\bquestions?\b/i),
     maxHashtags: mentions(dont, /hashtag/i) ? 3 : 5,
+    noHype,
+    concise: mentions(brand.doList, /\b(short|brief|concise|to the point|succinct)\b/i),
     moves: {
       invite: mentions(brand.doList, /invit|welcome|visit|come (in|by|along)/i),
       ask: mentions(brand.doList, /\bask|question|conversation|engage|feedback/i),
       story: mentions(brand.doList, /story|stories|behind the scenes|origin|journey|history/i),
       personal: mentions(brand.doList, /personal|first person|human|team/i),
+      numbers: mentions(brand.doList, /number|figure|data|statistic|\bstats?\b|concrete|specific|quantif/i),
     },
   };
 }

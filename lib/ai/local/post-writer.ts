@@ -10,9 +10,10 @@ import {
   CARE_LINES,
   callsToAction,
   GOAL_EMOJI,
-  HOOKS,
+  hooksFor,
   MEDIA_LINES,
   MOVE_LINES,
+  numbersLine,
   VALUE_LINES,
   type WritingContext,
 } from "./phrases";
@@ -53,7 +54,8 @@ export function writePost({
   seed: number;
 }): WrittenPost {
   const style = copyStyle(brand, brief.channel);
-  const topic = topicForms(brief.topic);
+  // A banned word in the brief's own topic is dropped before any line is built around it.
+  const topic = topicForms(removeTerms(brief.topic, brand.bannedWords).replace(/\s+/g, " "));
   const hookTopic = topic.text.length <= 110 ? topic.text : topic.short;
   const audience = brand.audience.trim().replace(/[.!]+$/, "");
   const ctx: WritingContext = {
@@ -70,11 +72,13 @@ export function writePost({
 
   const allowed = (text: string) =>
     findTerms(text, brand.bannedWords).length === 0 && (style.questions || !/\?(\s|$)/.test(text));
-  const first = (slot: string, options: string[]) => choose.rotate(slot, options).find(allowed);
+  // The options that may be used are rotated (not all options, then the first allowed), so each seed
+  // lands on a different usable line.
+  const first = (slot: string, options: string[]) => choose.rotate(slot, options.filter(allowed))[0];
 
   const mediaPlan = planMedia(ctx, choose);
   const emoji = style.emoji && brief.channel !== "linkedin" ? `${GOAL_EMOJI[brief.goal]} ` : "";
-  const hooks = HOOKS[brief.goal].filter((option) => option.fits.includes(topic.kind));
+  const hooks = hooksFor(brief.goal, brief.channel, topic);
   const hook =
     first(
       "hook",
@@ -86,12 +90,17 @@ export function writePost({
         AUDIENCE_LINES.map((phrase) => phrase(ctx)),
       )
     : undefined;
-  const valueLine = ctx.values
-    ? first(
-        "values",
-        VALUE_LINES.map((phrase) => phrase(ctx)),
-      )
-    : undefined;
+  // "Use concrete numbers" on the do-list: the values line becomes a counted one.
+  const counted = style.moves.numbers ? numbersLine(ctx) : undefined;
+  const valueLine =
+    counted && allowed(counted)
+      ? counted
+      : ctx.values
+        ? first(
+            "values",
+            VALUE_LINES.map((phrase) => phrase(ctx)),
+          )
+        : undefined;
   const careLine = first("care", CARE_LINES[style.register]);
   const moves = choose
     .rotate(
@@ -106,7 +115,7 @@ export function writePost({
       : undefined;
   const cta = first("cta", callsToAction(ctx));
 
-  const structure = choose.pick("structure", STRUCTURES[brief.channel]);
+  const structure = style.concise ? "compact" : choose.pick("structure", STRUCTURES[brief.channel]);
   const p = (text: string | undefined, keep: number): Paragraph[] => (text ? [{ text, keep }] : []);
   const together = (...parts: (string | undefined)[]) => parts.filter(Boolean).join(" ") || undefined;
   let paragraphs: Paragraph[];
@@ -120,7 +129,15 @@ export function writePost({
       paragraphs = [
         ...p(hook, 9),
         ...p(audienceLine, 4),
-        ...p([choose.pick("bullet-intro", BULLET_INTROS), ...bullets].join("\n"), 6),
+        ...p(
+          [
+            counted
+              ? `${bullets.length} things you can count on:`
+              : choose.pick("bullet-intro", BULLET_INTROS),
+            ...bullets,
+          ].join("\n"),
+          6,
+        ),
         ...p(moves[0], 3),
         ...p(mediaLine, 2),
         ...p(cta, 8),
@@ -164,7 +181,12 @@ export function writePost({
     // Telegram: the hook stands alone as the headline, then one short paragraph and the call to action.
     paragraphs = [
       ...p(`${emoji}${hook}`, 9),
-      ...p(structure === "compact" ? together(valueLine, moves[0]) : together(audienceLine, careLine), 6),
+      ...p(
+        structure === "compact"
+          ? together(valueLine, moves[0])
+          : together(audienceLine, counted && allowed(counted) ? counted : careLine),
+        6,
+      ),
       ...p(together(mediaLine, cta), 8),
     ];
   }

@@ -15,9 +15,35 @@ export type TopicForms = {
    * or a question word clause ("why we switched"). "Meet …" only works for a thing.
    */
   kind: TopicKind;
+  /** What the post is about, so a first line and a closing fit it ("Where do you stand?" only fits a debate). */
+  mood: TopicMood;
+  /** The topic has a figure in it ("40%", "May 3", "12 kilos"). */
+  hasNumber: boolean;
 };
 
 export type TopicKind = "thing" | "statement" | "question";
+export type TopicMood = "debate" | "tips" | "event" | "launch" | "story" | "general";
+
+const MOODS: [TopicMood, RegExp][] = [
+  [
+    "debate",
+    /\b(?:vs\.?|versus|or not|should (?:we|you|i|teams?|brands?)|debate|myths?|overrated|underrated|hot take|unpopular opinion|pros and cons|is it worth)\b/i,
+  ],
+  ["tips", /\b(?:tips?|how to|ways to|guide|checklist|lessons?|mistakes|steps|tricks|ideas for)\b/i],
+  [
+    "event",
+    /\b(?:workshop|webinar|meetup|meet-up|tasting|event|festival|conference|class|masterclass|party|join us|this (?:weekend|saturday|sunday|friday)|on (?:mon|tues|wednes|thurs|fri|satur|sun)day|on (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d)\b/i,
+  ],
+  [
+    "launch",
+    /\b(?:new|launch(?:es|ing)?|introducing|arriv(?:es|ing)|now (?:available|open)|debuts?|unveil(?:s|ing)?|release[sd]?|opening|opens|back in stock|returns)\b/i,
+  ],
+  ["story", /\b(?:behind|story|journey|how we|why we|history|origins?|meet the|years? of)\b/i],
+];
+
+export function topicMood(text: string): TopicMood {
+  return MOODS.find(([, pattern]) => pattern.test(text))?.[0] ?? "general";
+}
 
 const STATEMENT_STARTS = /^(?:we|i|you|they|he|she|it|there|we're|we've|we'll|i'm|it's|there's)\b/i;
 const QUESTION_STARTS = /^(?:how|why|what|when|where|who|which|whether)\b/i;
@@ -80,6 +106,8 @@ export function topicForms(topic: string): TopicForms {
     short: capitalize(short),
     title: capitalize(shorten(text, 60)),
     kind: topicKind(text),
+    mood: topicMood(text),
+    hasNumber: /\p{N}/u.test(text),
   };
 }
 
