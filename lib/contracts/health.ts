@@ -11,6 +11,9 @@ export const healthResponse = z.object({
     queue: z.enum(["ok", "unavailable"]),
     ai: z.string().describe("The text model provider in use."),
     video: z.string().describe("The video provider in use."),
+    videoStatus: z
+      .enum(["ok", "degraded"])
+      .describe("degraded while the hosted video provider's circuit breaker is open (new avatar videos answer 503)."),
   }),
 });
 
