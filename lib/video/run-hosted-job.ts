@@ -7,6 +7,7 @@ import { log } from "@/lib/log";
 import type { RenderResult } from "./provider";
 import { getCircuitState } from "./providers/circuit";
 import { storeProviderResult } from "./providers/fetch-result";
+import { waitOrHint } from "./providers/provider-hints";
 import { ProviderError } from "./providers/provider-http";
 import type { HostedVideoProvider, ProviderPoll } from "./providers/types";
 
@@ -114,7 +115,8 @@ async function pollUntilDone(options: {
   let lastState = "";
   let delay = nextPollDelay(0);
   for (;;) {
-    await sleep(delay, undefined, { signal });
+    // A provider webhook for this job cuts the wait short; its claim is never used, only this poll's answer.
+    await waitOrHint(providerJobId, delay, signal);
     let answer: ProviderPoll;
     try {
       answer = await provider.poll(providerJobId);
