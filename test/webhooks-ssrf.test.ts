@@ -8,7 +8,19 @@ describe("the webhook SSRF guard", () => {
   });
 
   it("knows private, loopback, link-local and mapped addresses from public ones", () => {
-    for (const address of ["127.0.0.1", "10.1.2.3", "172.20.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "::1", "fe80::1", "fd00::1", "::ffff:127.0.0.1"]) {
+    for (const address of [
+      "127.0.0.1",
+      "10.1.2.3",
+      "172.20.0.1",
+      "192.168.1.1",
+      "169.254.169.254",
+      "100.64.0.1",
+      "0.0.0.0",
+      "::1",
+      "fe80::1",
+      "fd00::1",
+      "::ffff:127.0.0.1",
+    ]) {
       expect(isPrivateAddress(address), address).toBe(true);
     }
     for (const address of ["93.184.215.14", "8.8.8.8", "2606:4700:4700::1111"]) {

@@ -15,7 +15,10 @@ async function startReceiver() {
     const chunks: Buffer[] = [];
     req.on("data", (chunk) => chunks.push(chunk));
     req.on("end", () => {
-      received.push({ headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString() });
+      received.push({
+        headers: req.headers as Record<string, string>,
+        body: Buffer.concat(chunks).toString(),
+      });
       res.writeHead(answer(received.length - 1)).end();
     });
   });
@@ -63,10 +66,16 @@ describe("webhooks to our users (Standard Webhooks)", () => {
     expect(JSON.stringify(listed.body)).not.toContain(created.body.secret);
 
     const stranger = videoClient(server.url, (await newUser(server.url)).token);
-    expect((await stranger.call(`/api/webhooks/${created.body.webhookId}`, { method: "DELETE" })).status).toBe(404);
+    expect(
+      (await stranger.call(`/api/webhooks/${created.body.webhookId}`, { method: "DELETE" })).status,
+    ).toBe(404);
     expect((await stranger.call(`/api/webhooks/${created.body.webhookId}/deliveries`)).status).toBe(404);
-    expect((await client.call(`/api/webhooks/${created.body.webhookId}`, { method: "DELETE" })).status).toBe(204);
-    expect((await client.call(`/api/webhooks/${created.body.webhookId}`, { method: "DELETE" })).status).toBe(404);
+    expect((await client.call(`/api/webhooks/${created.body.webhookId}`, { method: "DELETE" })).status).toBe(
+      204,
+    );
+    expect((await client.call(`/api/webhooks/${created.body.webhookId}`, { method: "DELETE" })).status).toBe(
+      404,
+    );
   });
 
   it("delivers a video.succeeded that the standardwebhooks library verifies, with the job as its status GET shows it", async () => {
@@ -74,11 +83,17 @@ describe("webhooks to our users (Standard Webhooks)", () => {
     const brandId = await client.newBrand();
     const response = await client.createJob({ brandId, mode: "regular", script: SCRIPT });
     expect(response.status).toBe(202);
-    const { job } = await client.pollJob(response.body.jobId, (j) => j.status === "succeeded" || j.status === "failed");
+    const { job } = await client.pollJob(
+      response.body.jobId,
+      (j) => j.status === "succeeded" || j.status === "failed",
+    );
     expect(job.status).toBe("succeeded");
 
     const delivery = await waitFor(
-      () => receiver.received.find((r) => r.body.includes(response.body.jobId) && r.body.includes("video.succeeded")),
+      () =>
+        receiver.received.find(
+          (r) => r.body.includes(response.body.jobId) && r.body.includes("video.succeeded"),
+        ),
       { what: "the video.succeeded delivery" },
     );
     const event = new Webhook(created.body.secret).verify(delivery.body, delivery.headers) as {
@@ -90,14 +105,19 @@ describe("webhooks to our users (Standard Webhooks)", () => {
     expect(event.data).toEqual(await client.getJob(response.body.jobId));
     expect(delivery.headers["webhook-id"]).toMatch(/^msg_/);
     // A wrong secret does not verify.
-    expect(() => new Webhook(`whsec_${Buffer.alloc(24, 1).toString("base64")}`).verify(delivery.body, delivery.headers)).toThrow();
+    expect(() =>
+      new Webhook(`whsec_${Buffer.alloc(24, 1).toString("base64")}`).verify(delivery.body, delivery.headers),
+    ).toThrow();
   });
 
   it("retries a failing endpoint with the same webhook-id, and shows the attempts in the delivery log", async () => {
     const created = await register(["video.failed"]);
     const start = receiver.received.length;
     receiver.setAnswer((index) => (index - start < 2 ? 500 : 200));
-    const test = await client.call(`/api/webhooks/${created.body.webhookId}/test`, { method: "POST", json: {} });
+    const test = await client.call(`/api/webhooks/${created.body.webhookId}/test`, {
+      method: "POST",
+      json: {},
+    });
     expect(test.status).toBe(202);
     const { deliveryId } = test.body;
 
@@ -109,11 +129,18 @@ describe("webhooks to our users (Standard Webhooks)", () => {
       },
       { timeoutMs: 60_000, what: "the test delivery to succeed after retries" },
     );
-    expect(log).toMatchObject({ eventType: "webhook.test", attempts: 3, responseStatus: 200, lastError: null });
+    expect(log).toMatchObject({
+      eventType: "webhook.test",
+      attempts: 3,
+      responseStatus: 200,
+      lastError: null,
+    });
     const attempts = receiver.received.slice(start).filter((r) => r.headers["webhook-id"] === deliveryId);
     expect(attempts).toHaveLength(3);
     for (const attempt of attempts) {
-      expect(new Webhook(created.body.secret).verify(attempt.body, attempt.headers)).toMatchObject({ type: "webhook.test" });
+      expect(new Webhook(created.body.secret).verify(attempt.body, attempt.headers)).toMatchObject({
+        type: "webhook.test",
+      });
     }
   });
 });

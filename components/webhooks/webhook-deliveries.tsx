@@ -16,14 +16,17 @@ export function WebhookDeliveries({ webhookId }: { webhookId: string }) {
   const deliveries = useQuery({
     queryKey: ["webhooks", webhookId, "deliveries"],
     queryFn: async () =>
-      (await callApi<{ items: WebhookDeliveryView[] }>(listWebhookDeliveries, { params: { webhookId } })).data,
+      (await callApi<{ items: WebhookDeliveryView[] }>(listWebhookDeliveries, { params: { webhookId } }))
+        .data,
     refetchInterval: (query) => (query.state.data?.items.some((d) => d.status === "pending") ? 3000 : false),
   });
   if (deliveries.isPending) return <p className="text-sm text-slate-500">Loading deliveries…</p>;
   if (deliveries.error)
     return <ErrorNotice message={deliveries.error.message} onRetry={() => deliveries.refetch()} />;
   if (deliveries.data.items.length === 0)
-    return <p className="text-sm text-slate-500">No deliveries yet. Send a test event to try the endpoint.</p>;
+    return (
+      <p className="text-sm text-slate-500">No deliveries yet. Send a test event to try the endpoint.</p>
+    );
   return (
     <ul className="divide-y divide-slate-100 text-sm" data-testid="webhook-deliveries">
       {deliveries.data.items.map((delivery) => (

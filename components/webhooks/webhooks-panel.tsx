@@ -75,7 +75,12 @@ export function WebhooksPanel() {
             <legend className="mb-1 font-medium text-slate-700">Events</legend>
             {WEBHOOK_EVENTS.map((event) => (
               <label key={event} className="flex items-center gap-2">
-                <input type="checkbox" name="events" value={event} defaultChecked={event !== "video.canceled"} />
+                <input
+                  type="checkbox"
+                  name="events"
+                  value={event}
+                  defaultChecked={event !== "video.canceled"}
+                />
                 <code>{event}</code>
               </label>
             ))}
@@ -90,11 +95,16 @@ export function WebhooksPanel() {
           </div>
         )}
         {created && (
-          <div data-testid="new-webhook-secret" className="mt-4 space-y-2 rounded-lg border border-amber-200 bg-amber-50 p-4">
+          <div
+            data-testid="new-webhook-secret"
+            className="mt-4 space-y-2 rounded-lg border border-amber-200 bg-amber-50 p-4"
+          >
             <p className="text-sm font-medium text-amber-900">
               Copy the signing secret now. It will not be shown again.
             </p>
-            <code className="block break-all rounded bg-white px-2 py-1 font-mono text-sm">{created.secret}</code>
+            <code className="block break-all rounded bg-white px-2 py-1 font-mono text-sm">
+              {created.secret}
+            </code>
           </div>
         )}
       </Card>
@@ -112,10 +122,18 @@ export function WebhooksPanel() {
         )}
         <ul className="mt-4 space-y-3">
           {webhooks.data?.items.map((webhook) => (
-            <li key={webhook.webhookId} data-testid="webhook-row" className="rounded-lg border border-slate-200 p-3">
+            <li
+              key={webhook.webhookId}
+              data-testid="webhook-row"
+              className="rounded-lg border border-slate-200 p-3"
+            >
               <div className="flex flex-wrap items-center gap-2">
                 <span className="min-w-0 flex-1 break-all font-mono text-sm">{webhook.url}</span>
-                <Button variant="secondary" disabled={test.isPending} onClick={() => test.mutate(webhook.webhookId)}>
+                <Button
+                  variant="secondary"
+                  disabled={test.isPending}
+                  onClick={() => test.mutate(webhook.webhookId)}
+                >
                   Send test event
                 </Button>
                 <Button

@@ -8,8 +8,8 @@ import { getMediaStorage } from "@/lib/media/storage";
 import { getQueue } from "@/lib/queue/boss";
 import type { QueueWorker } from "@/lib/queue/workers";
 import { findAvatarProblem, prepareAvatarFrame } from "./avatar-frame";
-import { uploadAvatarToProvider } from "./avatar-provider-upload";
 import { avatarUploadFolder } from "./avatar-keys";
+import { uploadAvatarToProvider } from "./avatar-provider-upload";
 
 export const AVATAR_TRAINING_QUEUE = "avatar-training";
 /** Jobs that used up their retries (or whose worker died on the last one) land here to be marked failed. */

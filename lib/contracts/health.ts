@@ -13,7 +13,9 @@ export const healthResponse = z.object({
     video: z.string().describe("The video provider in use."),
     videoStatus: z
       .enum(["ok", "degraded"])
-      .describe("degraded while the hosted video provider's circuit breaker is open (new avatar videos answer 503)."),
+      .describe(
+        "degraded while the hosted video provider's circuit breaker is open (new avatar videos answer 503).",
+      ),
   }),
 });
 

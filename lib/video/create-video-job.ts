@@ -125,7 +125,9 @@ export async function createVideoJob({
     hosted ? hostedProviderHealth(hosted.name) : provider.checkHealth(),
     openQueue(),
   ]);
-  const estimatedSeconds = hosted ? hosted.estimateSeconds(script) : provider.estimateSeconds({ script, brief });
+  const estimatedSeconds = hosted
+    ? hosted.estimateSeconds(script)
+    : provider.estimateSeconds({ script, brief });
   const jobId = newId("vjb");
   const queueJobId = randomUUID();
 
@@ -139,7 +141,10 @@ export async function createVideoJob({
     if (!locked) throw notFound("Brand");
     await assertVideoQuotaLeft({ tx, brandId: brand.id, brandQuota: locked.monthlyVideoQuota, now });
     if (!health.ok) {
-      log.warn("video_provider_unhealthy", { provider: hosted?.name ?? provider.name, reason: health.reason });
+      log.warn("video_provider_unhealthy", {
+        provider: hosted?.name ?? provider.name,
+        reason: health.reason,
+      });
       throw providerUnavailable("The video provider cannot take jobs right now.", health.retryAfterSeconds);
     }
     if (!boss) throw providerUnavailable("The job queue cannot take jobs right now.");

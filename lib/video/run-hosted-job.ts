@@ -41,7 +41,12 @@ function webhookUrl(provider: string) {
 }
 
 /** Stores the provider's id on the job before anything waits on it; false if this attempt lost the job. */
-async function recordProviderJob(videoJobId: string, attempt: number, provider: string, providerJobId: string) {
+async function recordProviderJob(
+  videoJobId: string,
+  attempt: number,
+  provider: string,
+  providerJobId: string,
+) {
   const db = await getDb();
   const rows = await db
     .update(videoJobs)
@@ -70,7 +75,11 @@ async function submitOnce(options: {
     // While the breaker is open nothing is sent; the job waits for the cool-down instead of failing.
     const circuit = await getCircuitState(provider.name);
     if (circuit.state === "open") {
-      log.info("video_provider_circuit_wait", { jobId: job.id, provider: provider.name, seconds: circuit.retryAfterSeconds });
+      log.info("video_provider_circuit_wait", {
+        jobId: job.id,
+        provider: provider.name,
+        seconds: circuit.retryAfterSeconds,
+      });
       await sleep(circuit.retryAfterSeconds * 1000, undefined, { signal });
     }
     try {
@@ -82,12 +91,21 @@ async function submitOnce(options: {
         brand: { name: brand.name, language: brand.language, avatarProviderRef: brand.avatarProviderRef },
         webhookUrl: webhookUrl(provider.name),
       });
-      log.info("video_provider_submitted", { jobId: job.id, provider: provider.name, providerJobId, attempt });
+      log.info("video_provider_submitted", {
+        jobId: job.id,
+        provider: provider.name,
+        providerJobId,
+        attempt,
+      });
       return providerJobId;
     } catch (error) {
       if (error instanceof ProviderError && error.status === 429 && limited < MAX_RATE_LIMITED) {
         const seconds = error.retryAfterSeconds ?? 5;
-        log.info("video_provider_rate_limited", { jobId: job.id, provider: provider.name, retryAfterSeconds: seconds });
+        log.info("video_provider_rate_limited", {
+          jobId: job.id,
+          provider: provider.name,
+          retryAfterSeconds: seconds,
+        });
         await sleep(seconds * 1000, undefined, { signal });
         continue;
       }
@@ -124,7 +142,11 @@ async function pollUntilDone(options: {
     } catch (error) {
       if (error instanceof ProviderError && error.status === 429) {
         delay = (error.retryAfterSeconds ?? 5) * 1000;
-        log.info("video_provider_rate_limited", { jobId, provider: provider.name, retryAfterSeconds: error.retryAfterSeconds });
+        log.info("video_provider_rate_limited", {
+          jobId,
+          provider: provider.name,
+          retryAfterSeconds: error.retryAfterSeconds,
+        });
         continue;
       }
       if (error instanceof ProviderError && error.transient && ++failures < MAX_POLL_FAILURES) {
@@ -158,7 +180,10 @@ export async function runHostedJob(options: {
   const { provider, job, brand, attempt, signal, onProgress } = options;
   const label = LABELS[provider.name];
   if (job.provider && job.provider !== provider.name) {
-    throw new ProviderJobFailed(`This job was started with ${LABELS[job.provider] ?? job.provider}, which is no longer configured.`, true);
+    throw new ProviderJobFailed(
+      `This job was started with ${LABELS[job.provider] ?? job.provider}, which is no longer configured.`,
+      true,
+    );
   }
   if (brand.avatarProvider !== provider.name || !brand.avatarProviderRef) {
     throw new ProviderJobFailed(

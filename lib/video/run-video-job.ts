@@ -1,9 +1,9 @@
 import type { Job, JobWithMetadata } from "pg-boss";
 import { log } from "@/lib/log";
+import { emitVideoEvent } from "@/lib/webhooks/emit-video-event";
 import { getVideoProvider, UnrenderableError } from "./provider";
 import { getHostedProvider } from "./providers";
 import { cancelAtProvider, ProviderJobFailed, runHostedJob } from "./run-hosted-job";
-import { emitVideoEvent } from "@/lib/webhooks/emit-video-event";
 import {
   claimVideoJob,
   completeVideoJob,
@@ -102,24 +102,31 @@ export async function runVideoRenderJob(job: Job<VideoRenderJobData>) {
   try {
     const provider = await getVideoProvider();
     const result = hosted
-      ? await runHostedJob({ provider: hosted, job: row, brand, attempt, signal: stop.signal, onProgress: progress.report })
+      ? await runHostedJob({
+          provider: hosted,
+          job: row,
+          brand,
+          attempt,
+          signal: stop.signal,
+          onProgress: progress.report,
+        })
       : await provider.render(
-      {
-        jobId: videoJobId,
-        attempt,
-        script: row.script,
-        brief: row.brief,
-        mode: row.mode,
-        brand: {
-          name: brand.name,
-          language: brand.language,
-          primaryColor: brand.primaryColor,
-          secondaryColor: brand.secondaryColor,
-          avatarFramesKey: brand.avatarFramesKey,
-        },
-      },
-      { signal: stop.signal, onProgress: progress.report },
-    );
+          {
+            jobId: videoJobId,
+            attempt,
+            script: row.script,
+            brief: row.brief,
+            mode: row.mode,
+            brand: {
+              name: brand.name,
+              language: brand.language,
+              primaryColor: brand.primaryColor,
+              secondaryColor: brand.secondaryColor,
+              avatarFramesKey: brand.avatarFramesKey,
+            },
+          },
+          { signal: stop.signal, onProgress: progress.report },
+        );
     await progress.stop();
     if (await completeVideoJob({ videoJobId, attempt, result })) {
       log.info("video_job_succeeded", { jobId: videoJobId, attempt, pid: process.pid });
@@ -141,7 +148,14 @@ export async function runVideoRenderJob(job: Job<VideoRenderJobData>) {
       return;
     }
     if (error instanceof ProviderJobFailed) {
-      if (await failVideoJob({ videoJobId, code: "generation_failed", message: error.message, retryable: error.retryable })) {
+      if (
+        await failVideoJob({
+          videoJobId,
+          code: "generation_failed",
+          message: error.message,
+          retryable: error.retryable,
+        })
+      ) {
         await emitVideoEvent(videoJobId);
       }
       log.warn("video_job_failed", { jobId: videoJobId, attempt, error });

@@ -6,7 +6,12 @@ import { webhookDeliveries, webhookEndpoints } from "@/db/schema";
 import { log } from "@/lib/log";
 import type { QueueWorker } from "@/lib/queue/workers";
 import { findTargetProblem } from "./ssrf";
-import { ensureWebhookQueue, WEBHOOK_DELIVERY_QUEUE, WEBHOOK_RETRY_LIMIT, type WebhookDeliveryJob } from "./webhook-queue";
+import {
+  ensureWebhookQueue,
+  WEBHOOK_DELIVERY_QUEUE,
+  WEBHOOK_RETRY_LIMIT,
+  type WebhookDeliveryJob,
+} from "./webhook-queue";
 
 const DELIVERY_TIMEOUT_MS = 10_000;
 
@@ -14,7 +19,11 @@ class DeliveryFailed extends Error {}
 
 async function record(
   deliveryId: string,
-  fields: { status: "pending" | "succeeded" | "failed"; responseStatus: number | null; lastError: string | null },
+  fields: {
+    status: "pending" | "succeeded" | "failed";
+    responseStatus: number | null;
+    lastError: string | null;
+  },
 ) {
   const db = await getDb();
   const now = new Date();
@@ -43,7 +52,8 @@ export async function deliverWebhook(job: Job<WebhookDeliveryJob>) {
     .from(webhookDeliveries)
     .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
     .where(eq(webhookDeliveries.id, deliveryId));
-  if (!row || row.delivery.status !== "pending") return;
+  if (!row) return;
+  if (row.delivery.status !== "pending") return;
   const { delivery, endpoint } = row;
   const last = job.retryCount >= WEBHOOK_RETRY_LIMIT;
 

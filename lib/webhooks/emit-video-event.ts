@@ -5,7 +5,11 @@ import { log } from "@/lib/log";
 import { toVideoJobView } from "@/lib/video/video-job-view";
 import { recordEvent } from "./record-event";
 
-const EVENT_OF_STATUS = { succeeded: "video.succeeded", failed: "video.failed", canceled: "video.canceled" } as const;
+const EVENT_OF_STATUS = {
+  succeeded: "video.succeeded",
+  failed: "video.failed",
+  canceled: "video.canceled",
+} as const;
 
 /**
  * Sends `video.succeeded|failed|canceled` to the endpoints of every member of the job's brand that
@@ -19,9 +23,15 @@ export async function emitVideoEvent(videoJobId: string) {
     if (!job) return;
     const type = EVENT_OF_STATUS[job.status as keyof typeof EVENT_OF_STATUS];
     if (!type) return;
-    const members = db.select({ userId: brandMembers.userId }).from(brandMembers).where(eq(brandMembers.brandId, job.brandId));
+    const members = db
+      .select({ userId: brandMembers.userId })
+      .from(brandMembers)
+      .where(eq(brandMembers.brandId, job.brandId));
     const endpoints = (
-      await db.select().from(webhookEndpoints).where(and(inArray(webhookEndpoints.userId, members)))
+      await db
+        .select()
+        .from(webhookEndpoints)
+        .where(and(inArray(webhookEndpoints.userId, members)))
     ).filter((endpoint) => endpoint.events.includes(type));
     if (endpoints.length === 0) return;
     await recordEvent(endpoints, { type, timestamp: new Date().toISOString(), data: toVideoJobView(job) });

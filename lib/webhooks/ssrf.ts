@@ -48,13 +48,16 @@ export async function findTargetProblem(raw: string): Promise<string | null> {
   } catch {
     return "The URL is not a valid absolute URL.";
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return "The URL must start with https:// or http://.";
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    return "The URL must start with https:// or http://.";
   if (url.username || url.password) return "The URL must not carry a user name or password.";
   if (getEnv().WEBHOOK_ALLOW_PRIVATE_TARGETS) return null;
   const host = url.hostname.replace(/^\[|\]$/g, "");
   let addresses: string[];
   try {
-    addresses = net.isIP(host) ? [host] : (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+    addresses = net.isIP(host)
+      ? [host]
+      : (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
   } catch {
     return `The host ${host} does not resolve.`;
   }

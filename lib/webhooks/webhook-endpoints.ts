@@ -20,15 +20,29 @@ const summary = (endpoint: WebhookEndpoint): WebhookSummary => ({
 /** A Standard Webhooks secret: `whsec_` and 24 random bytes in base64. */
 const newSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
 
-export async function createWebhookEndpoint({ userId, url, events }: { userId: string; url: string; events: string[] }) {
+export async function createWebhookEndpoint({
+  userId,
+  url,
+  events,
+}: {
+  userId: string;
+  url: string;
+  events: string[];
+}) {
   const problem = await findTargetProblem(url);
   if (problem) {
     throw new ApiError("invalid_request", problem, { details: [{ path: "url", message: problem }] });
   }
   const db = await getDb();
-  const existing = await db.select({ id: webhookEndpoints.id }).from(webhookEndpoints).where(eq(webhookEndpoints.userId, userId));
+  const existing = await db
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.userId, userId));
   if (existing.length >= MAX_ENDPOINTS) {
-    throw new ApiError("invalid_request", `You can have at most ${MAX_ENDPOINTS} webhook endpoints; delete one first.`);
+    throw new ApiError(
+      "invalid_request",
+      `You can have at most ${MAX_ENDPOINTS} webhook endpoints; delete one first.`,
+    );
   }
   const [endpoint] = await db
     .insert(webhookEndpoints)

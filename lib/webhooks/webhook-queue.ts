@@ -12,7 +12,9 @@ export const WEBHOOK_RETRY_LIMIT = 12;
 
 export type WebhookDeliveryJob = { deliveryId: string };
 
-const globalForWebhookQueue = globalThis as unknown as { brandStudioWebhookQueue?: WeakMap<PgBoss, Promise<void>> };
+const globalForWebhookQueue = globalThis as unknown as {
+  brandStudioWebhookQueue?: WeakMap<PgBoss, Promise<void>>;
+};
 
 export function ensureWebhookQueue(boss: PgBoss) {
   globalForWebhookQueue.brandStudioWebhookQueue ??= new WeakMap();
@@ -27,7 +29,8 @@ export function ensureWebhookQueue(boss: PgBoss) {
       expireInSeconds: 120,
     };
     ready = (async () => {
-      if (await boss.getQueue(WEBHOOK_DELIVERY_QUEUE)) await boss.updateQueue(WEBHOOK_DELIVERY_QUEUE, options);
+      if (await boss.getQueue(WEBHOOK_DELIVERY_QUEUE))
+        await boss.updateQueue(WEBHOOK_DELIVERY_QUEUE, options);
       else await boss.createQueue(WEBHOOK_DELIVERY_QUEUE, options);
     })();
     ready.catch(() => known.delete(boss));

@@ -1,5 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { defaultBehavior, type FakeServer, postWebhook, readBody, sampleMp4, sendJson, serveFile, startFake } from "./fake-provider-kit";
+import {
+  defaultBehavior,
+  type FakeServer,
+  postWebhook,
+  readBody,
+  sampleMp4,
+  sendJson,
+  serveFile,
+  startFake,
+} from "./fake-provider-kit";
 
 /**
  * A local server that speaks the documented D-ID API (see lib/video/providers/did.ts for the sources):
@@ -11,7 +20,16 @@ import { defaultBehavior, type FakeServer, postWebhook, readBody, sampleMp4, sen
  */
 export type FakeDid = FakeServer & { apiKey: string };
 
-type Talk = { id: string; sourceUrl: string; input: string; webhook: string | null; createdAt: number; fail: string | null; notified: boolean; deleted: boolean };
+type Talk = {
+  id: string;
+  sourceUrl: string;
+  input: string;
+  webhook: string | null;
+  createdAt: number;
+  fail: string | null;
+  notified: boolean;
+  deleted: boolean;
+};
 
 export async function startFakeDid(options: { apiKey?: string; port?: number } = {}): Promise<FakeDid> {
   const apiKey = options.apiKey ?? "ZGlkLXRlc3Q6c2VjcmV0";
@@ -37,7 +55,9 @@ export async function startFakeDid(options: { apiKey?: string; port?: number } =
       created_at: new Date(t.createdAt).toISOString(),
       source_url: t.sourceUrl,
       status,
-      ...(status === "done" ? { result_url: `${base}/files/${t.id}.mp4?X-Amz-Expires=86400`, duration: 2 } : {}),
+      ...(status === "done"
+        ? { result_url: `${base}/files/${t.id}.mp4?X-Amz-Expires=86400`, duration: 2 }
+        : {}),
       ...(status === "error" ? { error: { kind: "FaceError", description: t.fail } } : {}),
     };
   };
@@ -55,7 +75,11 @@ export async function startFakeDid(options: { apiKey?: string; port?: number } =
   const fake = await startFake({
     port: options.port,
     behavior,
-    state: () => ({ submits, webhooks, talks: [...talks.values()].map((t) => ({ id: t.id, status: statusOf(t) })) }),
+    state: () => ({
+      submits,
+      webhooks,
+      talks: [...talks.values()].map((t) => ({ id: t.id, status: statusOf(t) })),
+    }),
     async handle(req, res, url) {
       if (url.pathname.startsWith("/files/")) return serveFile(res, video, "video/mp4");
       if (req.headers.authorization !== `Basic ${apiKey}`) {
@@ -67,7 +91,9 @@ export async function startFakeDid(options: { apiKey?: string; port?: number } =
           return sendJson(res, 400, { kind: "ValidationError", description: "Expected multipart/form-data" });
         }
         const body = await readBody(req);
-        const form = await new Response(new Uint8Array(body), { headers: { "Content-Type": type } }).formData();
+        const form = await new Response(new Uint8Array(body), {
+          headers: { "Content-Type": type },
+        }).formData();
         const image = form.get("image");
         if (!(image instanceof Blob) || image.size < 100) {
           return sendJson(res, 400, { kind: "ValidationError", description: "image is required" });
@@ -78,15 +104,27 @@ export async function startFakeDid(options: { apiKey?: string; port?: number } =
         return sendJson(res, 201, { id, url: imageUrl });
       }
       if (req.method === "POST" && url.pathname === "/talks") {
-        const body = JSON.parse((await readBody(req)).toString()) as { source_url?: string; script?: { type?: string; input?: string }; webhook?: string };
+        const body = JSON.parse((await readBody(req)).toString()) as {
+          source_url?: string;
+          script?: { type?: string; input?: string };
+          webhook?: string;
+        };
         if (behavior.rateLimit.count > 0) {
           behavior.rateLimit.count--;
-          return sendJson(res, 429, { kind: "TooManyRequestsError", description: "Too many requests" }, {
-            "Retry-After": String(behavior.rateLimit.retryAfterSeconds),
-          });
+          return sendJson(
+            res,
+            429,
+            { kind: "TooManyRequestsError", description: "Too many requests" },
+            {
+              "Retry-After": String(behavior.rateLimit.retryAfterSeconds),
+            },
+          );
         }
         if (!body.source_url || !images.has(body.source_url)) {
-          return sendJson(res, 400, { kind: "ValidationError", description: "source_url is not a valid image" });
+          return sendJson(res, 400, {
+            kind: "ValidationError",
+            description: "source_url is not a valid image",
+          });
         }
         if (body.script?.type !== "text" || !body.script.input) {
           return sendJson(res, 400, { kind: "ValidationError", description: "script.input is required" });
@@ -104,19 +142,28 @@ export async function startFakeDid(options: { apiKey?: string; port?: number } =
         });
         behavior.failNext = null;
         submits++;
-        return sendJson(res, 201, { id, object: "talk", created_at: new Date().toISOString(), status: "created" });
+        return sendJson(res, 201, {
+          id,
+          object: "talk",
+          created_at: new Date().toISOString(),
+          status: "created",
+        });
       }
       const match = url.pathname.match(/^\/talks\/([^/]+)$/);
       if (match) {
         const talk = talks.get(decodeURIComponent(match[1]));
-        if (!talk || talk.deleted) return sendJson(res, 404, { kind: "NotFoundError", description: "Talk not found" });
+        if (!talk || talk.deleted)
+          return sendJson(res, 404, { kind: "NotFoundError", description: "Talk not found" });
         if (req.method === "DELETE") {
           talk.deleted = true;
           return sendJson(res, 200, { deleted: 1 });
         }
         if (req.method === "GET") return sendJson(res, 200, view(talk));
       }
-      return sendJson(res, 404, { kind: "NotFoundError", description: `No route ${req.method} ${url.pathname}` });
+      return sendJson(res, 404, {
+        kind: "NotFoundError",
+        description: `No route ${req.method} ${url.pathname}`,
+      });
     },
   });
   base = fake.url;

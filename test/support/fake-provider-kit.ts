@@ -18,10 +18,28 @@ export function sampleMp4(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fake-provider-"));
   const file = path.join(dir, "result.mp4");
   execFileSync("ffmpeg", [
-    "-nostdin", "-v", "error", "-y",
-    "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25:duration=2",
-    "-f", "lavfi", "-i", "sine=frequency=440:duration=2",
-    "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", "-movflags", "+faststart", file,
+    "-nostdin",
+    "-v",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    "testsrc=size=320x240:rate=25:duration=2",
+    "-f",
+    "lavfi",
+    "-i",
+    "sine=frequency=440:duration=2",
+    "-c:v",
+    "libx264",
+    "-pix_fmt",
+    "yuv420p",
+    "-c:a",
+    "aac",
+    "-shortest",
+    "-movflags",
+    "+faststart",
+    file,
   ]);
   sampleVideo = file;
   return file;
@@ -69,7 +87,12 @@ export async function readBody(req: http.IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-export function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+export function sendJson(
+  res: http.ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
   res.writeHead(status, { "Content-Type": "application/json", ...headers });
   res.end(JSON.stringify(body));
 }
@@ -81,9 +104,11 @@ export function serveFile(res: http.ServerResponse, file: string, type: string) 
 }
 
 export async function postWebhook(url: string, body: unknown) {
-  await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }).catch(
-    () => {},
-  );
+  await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  }).catch(() => {});
 }
 
 /**
@@ -100,7 +125,9 @@ export async function startFake(options: {
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://fake");
     const at = Date.now();
-    res.on("finish", () => requests.push({ method: req.method ?? "GET", path: url.pathname, at, status: res.statusCode }));
+    res.on("finish", () =>
+      requests.push({ method: req.method ?? "GET", path: url.pathname, at, status: res.statusCode }),
+    );
     try {
       if (url.pathname === "/__fake/behavior" && req.method === "POST") {
         Object.assign(options.behavior, JSON.parse((await readBody(req)).toString() || "{}"));
@@ -109,7 +136,9 @@ export async function startFake(options: {
       if (url.pathname === "/__fake/state") return sendJson(res, 200, options.state());
       if (options.behavior.latencyMs) await new Promise((r) => setTimeout(r, options.behavior.latencyMs));
       if (options.behavior.outage && !url.pathname.startsWith("/files/")) {
-        return sendJson(res, 503, { error: { code: "service_unavailable", message: "Service temporarily unavailable" } });
+        return sendJson(res, 503, {
+          error: { code: "service_unavailable", message: "Service temporarily unavailable" },
+        });
       }
       await options.handle(req, res, url);
     } catch (error) {

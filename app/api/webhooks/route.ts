@@ -1,7 +1,11 @@
 import { withApi } from "@/lib/api/handler";
 import { readJson } from "@/lib/api/read-request";
 import { withAuth } from "@/lib/api/with-auth";
-import { createWebhookBody, createWebhook as createOperation, listWebhooks as listOperation } from "@/lib/contracts/webhooks";
+import {
+  createWebhook as createOperation,
+  createWebhookBody,
+  listWebhooks as listOperation,
+} from "@/lib/contracts/webhooks";
 import { createWebhookEndpoint, listWebhookEndpoints } from "@/lib/webhooks/webhook-endpoints";
 
 export const GET = withApi(

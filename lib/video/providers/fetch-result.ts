@@ -14,7 +14,9 @@ import type { ProviderPoll } from "./types";
 const DOWNLOAD_TIMEOUT_MS = 10 * 60 * 1000;
 
 async function download(provider: string, url: string, file: string, signal: AbortSignal) {
-  const response = await fetch(url, { signal: AbortSignal.any([signal, AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS)]) });
+  const response = await fetch(url, {
+    signal: AbortSignal.any([signal, AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS)]),
+  });
   if (!response.ok || !response.body) {
     throw new ProviderError(provider, `Downloading the finished video answered ${response.status}.`, {
       status: response.status,
@@ -36,7 +38,8 @@ export async function storeProviderResult(options: {
   signal: AbortSignal;
 }): Promise<RenderResult> {
   const { provider, jobId, result, signal } = options;
-  if (!result.resultUrl) throw new ProviderError(provider, "The provider finished without a video URL.", { transient: true });
+  if (!result.resultUrl)
+    throw new ProviderError(provider, "The provider finished without a video URL.", { transient: true });
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), `brand-studio-${jobId}-dl-`));
   try {
     const videoFile = path.join(dir, "video.mp4");
@@ -46,17 +49,38 @@ export async function storeProviderResult(options: {
     if (ffmpeg) {
       await runProcess(
         ffmpeg,
-        ["-nostdin", "-hide_banner", "-v", "error", "-y", "-ss", "0.5", "-i", videoFile, "-frames:v", "1", "-q:v", "3", posterFile],
+        [
+          "-nostdin",
+          "-hide_banner",
+          "-v",
+          "error",
+          "-y",
+          "-ss",
+          "0.5",
+          "-i",
+          videoFile,
+          "-frames:v",
+          "1",
+          "-q:v",
+          "3",
+          posterFile,
+        ],
         { signal },
       ).catch(() =>
-        runProcess(ffmpeg, ["-nostdin", "-v", "error", "-y", "-i", videoFile, "-frames:v", "1", posterFile], { signal }),
+        runProcess(ffmpeg, ["-nostdin", "-v", "error", "-y", "-i", videoFile, "-frames:v", "1", posterFile], {
+          signal,
+        }),
       );
     } else if (result.thumbnailUrl) {
       await download(provider, result.thumbnailUrl, posterFile, signal);
     } else {
-      throw new ProviderError(provider, "No poster frame: ffmpeg is missing and the provider sent no thumbnail.", {
-        transient: false,
-      });
+      throw new ProviderError(
+        provider,
+        "No poster frame: ffmpeg is missing and the provider sent no thumbnail.",
+        {
+          transient: false,
+        },
+      );
     }
     const storage = getMediaStorage();
     const videoKey = `${videoMediaPrefix(jobId)}/video.mp4`;

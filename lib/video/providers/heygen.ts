@@ -57,7 +57,11 @@ export const heygenProvider: HostedVideoProvider = {
     const answer = await providerJson<{ data?: { talking_photo_id?: string } }>(
       NAME,
       `${upload}/v1/talking_photo`,
-      { method: "POST", headers: { "X-Api-Key": key, "Content-Type": contentType }, body: new Uint8Array(image) },
+      {
+        method: "POST",
+        headers: { "X-Api-Key": key, "Content-Type": contentType },
+        body: new Uint8Array(image),
+      },
     );
     const id = answer.data?.talking_photo_id;
     if (!id) throw new ProviderError(NAME, "HeyGen did not return a talking_photo_id.", { transient: true });
@@ -108,7 +112,10 @@ export const heygenProvider: HostedVideoProvider = {
       resultUrl: data.video_url ?? undefined,
       thumbnailUrl: data.thumbnail_url ?? undefined,
       durationSeconds: data.duration ?? undefined,
-      error: state === "failed" ? (data.error?.detail ?? data.error?.message ?? "HeyGen gave no reason.") : undefined,
+      error:
+        state === "failed"
+          ? (data.error?.detail ?? data.error?.message ?? "HeyGen gave no reason.")
+          : undefined,
     };
   },
 
@@ -116,7 +123,8 @@ export const heygenProvider: HostedVideoProvider = {
     const event = JSON.parse(body) as { event_type?: string; event_data?: { video_id?: string } };
     const videoId = event.event_data?.video_id;
     if (!videoId) return null;
-    if (event.event_type === "avatar_video.success") return { providerJobId: videoId, claimedState: "succeeded" };
+    if (event.event_type === "avatar_video.success")
+      return { providerJobId: videoId, claimedState: "succeeded" };
     if (event.event_type === "avatar_video.fail") return { providerJobId: videoId, claimedState: "failed" };
     return null;
   },

@@ -21,7 +21,11 @@ export function hintProviderJob(providerJobId: string) {
 }
 
 /** Waits `ms`, or less if a hint for this provider job arrives; rejects when `signal` aborts. */
-export function waitOrHint(providerJobId: string, ms: number, signal: AbortSignal): Promise<"timer" | "hint"> {
+export function waitOrHint(
+  providerJobId: string,
+  ms: number,
+  signal: AbortSignal,
+): Promise<"timer" | "hint"> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
     const done = (how: "timer" | "hint") => {

@@ -57,12 +57,17 @@ function describeBody(text: string): string {
  * One request to a hosted provider, with a timeout. Every 5xx answer, timeout or network failure counts
  * against the provider's circuit breaker; any other answer shows the provider is up and closes it.
  */
-export async function providerFetch(provider: string, url: string, init: RequestInit = {}): Promise<Response> {
+export async function providerFetch(
+  provider: string,
+  url: string,
+  init: RequestInit = {},
+): Promise<Response> {
   let response: Response;
   try {
     response = await fetch(url, { ...init, signal: AbortSignal.timeout(getEnv().PROVIDER_TIMEOUT_MS) });
   } catch (error) {
-    const reason = (error as Error).name === "TimeoutError" ? "did not answer in time" : "could not be reached";
+    const reason =
+      (error as Error).name === "TimeoutError" ? "did not answer in time" : "could not be reached";
     await recordProviderFailure(provider, reason);
     throw new ProviderError(provider, `${provider} ${reason}.`, { transient: true });
   }
@@ -99,6 +104,8 @@ export async function providerJson<T>(provider: string, url: string, init: Reque
   try {
     return (await response.json()) as T;
   } catch {
-    throw new ProviderError(provider, `${provider} answered something that is not JSON.`, { transient: true });
+    throw new ProviderError(provider, `${provider} answered something that is not JSON.`, {
+      transient: true,
+    });
   }
 }

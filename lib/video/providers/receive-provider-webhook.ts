@@ -15,7 +15,8 @@ const MAX_BODY_BYTES = 256 * 1024;
  */
 export async function receiveProviderWebhook(providerName: string, request: Request) {
   const provider = await getHostedProvider();
-  if (!provider || provider.name !== providerName || !provider.parseWebhook) throw notFound("Webhook receiver");
+  if (!provider || provider.name !== providerName || !provider.parseWebhook)
+    throw notFound("Webhook receiver");
   const body = await request.text();
   if (Buffer.byteLength(body) > MAX_BODY_BYTES) {
     throw new ApiError("invalid_request", "The webhook body is too large.");
