@@ -1,5 +1,4 @@
 import type { ErrorCode } from "@/lib/api/error-codes";
-import { config } from "@/lib/config";
 import type { VideoMode } from "@/lib/contracts/video";
 
 export type RenderRequest = {
@@ -67,24 +66,12 @@ export interface VideoProvider {
   ): Promise<RenderResult>;
 }
 
-/** Stands in for a VIDEO_PROVIDER this build has no adapter for: every job answers provider_unavailable. */
-function missingProvider(name: string): VideoProvider {
-  const reason = `VIDEO_PROVIDER=${name} is not a provider this build has; use "local".`;
-  return {
-    name,
-    checkHealth: async () => ({ ok: false, reason }),
-    estimateSeconds: () => 0,
-    render: async () => {
-      throw new Error(reason);
-    },
-  };
-}
-
-/** The provider VIDEO_PROVIDER names (default `local`). */
+/**
+ * The renderer for videos made in-process: the built-in local renderer. With VIDEO_PROVIDER=heygen|did,
+ * avatar videos go to that hosted provider instead (lib/video/providers, run-hosted-job.ts); regular
+ * videos are still rendered here (docs/contract-notes.md, "Video providers").
+ */
 export async function getVideoProvider(): Promise<VideoProvider> {
-  if (config.videoProvider === "local") {
-    const { localVideoProvider } = await import("./local/local-provider");
-    return localVideoProvider;
-  }
-  return missingProvider(config.videoProvider);
+  const { localVideoProvider } = await import("./local/local-provider");
+  return localVideoProvider;
 }
