@@ -78,6 +78,10 @@ export const brands = pgTable("brands", {
   avatarFramesKey: text("avatar_frames_key"),
   avatarError: text("avatar_error"),
   avatarTrainingEndsAt: at("avatar_training_ends_at"),
+  // The hosted provider the avatar was uploaded to, and its reference there (a HeyGen talking_photo_id,
+  // a D-ID image URL). Null with the local renderer.
+  avatarProvider: text("avatar_provider"),
+  avatarProviderRef: text("avatar_provider_ref"),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -179,6 +183,11 @@ export const videoJobs = pgTable(
     quotaMonth: text("quota_month").notNull(),
     queueJobId: text("queue_job_id"),
     attempts: integer("attempts").notNull().default(0),
+    // A hosted provider's id for the job, stored before the worker waits on it, so a worker that dies
+    // resumes polling this id instead of submitting again.
+    provider: text("provider"),
+    providerJobId: text("provider_job_id"),
+    providerSubmittedAt: at("provider_submitted_at"),
     createdAt: createdAt(),
     startedAt: at("started_at"),
     finishedAt: at("finished_at"),
@@ -187,7 +196,60 @@ export const videoJobs = pgTable(
   (t) => [
     index("video_jobs_brand_created_idx").on(t.brandId, t.createdAt),
     index("video_jobs_quota_idx").on(t.brandId, t.quotaMonth),
+    index("video_jobs_provider_job_idx").on(t.provider, t.providerJobId),
   ],
+);
+
+/**
+ * One circuit breaker per hosted video provider, shared by every process through the database: repeated
+ * 5xx answers or timeouts open it until `openedUntil`; after that one request may try (half-open).
+ */
+export const providerCircuits = pgTable("provider_circuits", {
+  provider: text("provider").primaryKey(),
+  failures: integer("failures").notNull().default(0),
+  openedUntil: at("opened_until"),
+  lastError: text("last_error"),
+  updatedAt: updatedAt(),
+});
+
+export const WEBHOOK_EVENT_TYPES = ["video.succeeded", "video.failed", "video.canceled"] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number] | "webhook.test";
+
+/** A user's endpoint for Standard Webhooks events; `secret` is the whsec_… signing secret. */
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    events: jsonb("events").$type<string[]>().notNull(),
+    secret: text("secret").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("webhook_endpoints_user_idx").on(t.userId)],
+);
+
+/** One message to one endpoint; its id is the `webhook-id` on every attempt. */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(),
+    endpointId: text("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    eventType: text("event_type").notNull(),
+    payload: jsonb("payload").notNull(),
+    status: text("status").$type<"pending" | "succeeded" | "failed">().notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    responseStatus: integer("response_status"),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deliveredAt: at("delivered_at"),
+  },
+  (t) => [index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt)],
 );
 
 /** Fixed-window request counters, shared by every web process through the database. */
@@ -234,3 +296,5 @@ export type Post = typeof posts.$inferSelect;
 export type NewPost = typeof posts.$inferInsert;
 export type VideoJob = typeof videoJobs.$inferSelect;
 export type NewVideoJob = typeof videoJobs.$inferInsert;
+export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
+export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;

@@ -89,6 +89,15 @@ const envObject = z.object({
   DID_API_KEY: text(),
   DID_BASE_URL: httpUrl(),
   WEBHOOK_ALLOW_PRIVATE_TARGETS: flag(),
+  // How often the worker asks a hosted provider about a job (± a quarter of it, as jitter).
+  PROVIDER_POLL_INTERVAL_MS: int(50, 600_000, 6000),
+  // The circuit breaker: this many 5xx answers or timeouts in a row open it for the cool-down.
+  PROVIDER_BREAKER_THRESHOLD: int(1, 1000, 5),
+  PROVIDER_BREAKER_COOLDOWN_SECONDS: int(1, 3600, 30),
+  // Upper bound for one request to a hosted video provider.
+  PROVIDER_TIMEOUT_MS: int(100, 600_000, 20_000),
+  // First retry of a failed webhook delivery, doubling up to about a day in all.
+  WEBHOOK_RETRY_DELAY_SECONDS: int(1, 3600, 30),
 });
 
 /**

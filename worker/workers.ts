@@ -8,7 +8,8 @@ import type { QueueWorker } from "@/lib/queue/workers";
 export async function loadWorkers(): Promise<QueueWorker[]> {
   const { avatarTrainingWorker } = await import("@/lib/brands/avatar-training");
   const { videoWorker } = await import("@/lib/video/video-worker");
-  return [avatarTrainingWorker, videoWorker];
+  const { webhookWorker } = await import("@/lib/webhooks/deliver-webhook");
+  return [avatarTrainingWorker, videoWorker, webhookWorker];
 }
 
 export async function startWorkers(boss: PgBoss) {

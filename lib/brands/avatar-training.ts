@@ -9,6 +9,7 @@ import { getQueue, trackHandler } from "@/lib/queue/boss";
 import type { QueueWorker } from "@/lib/queue/workers";
 import { findAvatarProblem, prepareAvatarFrame } from "./avatar-frame";
 import { avatarUploadFolder } from "./avatar-keys";
+import { uploadAvatarToProvider } from "./avatar-provider-upload";
 
 export const AVATAR_TRAINING_QUEUE = "avatar-training";
 /** Jobs that used up their retries (or whose worker died on the last one) land here to be marked failed. */
@@ -54,7 +55,12 @@ export async function enqueueAvatarTraining(job: AvatarTrainingJob) {
 async function settleTraining(
   { brandId, imageKey }: AvatarTrainingJob,
   outcome:
-    | { avatarStatus: "ready"; avatarFramesKey: string }
+    | {
+        avatarStatus: "ready";
+        avatarFramesKey: string;
+        avatarProvider: string | null;
+        avatarProviderRef: string | null;
+      }
     | { avatarStatus: "failed"; avatarError: string },
 ) {
   const db = await getDb();
@@ -63,6 +69,8 @@ async function settleTraining(
     .set({
       avatarFramesKey: null,
       avatarError: null,
+      avatarProvider: null,
+      avatarProviderRef: null,
       ...outcome,
       avatarTrainingEndsAt: null,
       updatedAt: new Date(),
@@ -97,9 +105,22 @@ export async function trainAvatar(job: AvatarTrainingJob) {
     log.info("avatar_training_failed", { brandId: job.brandId, reason: problem });
     return "failed" as const;
   }
+  // With a hosted provider the photo is uploaded there too; training ends when the provider accepts it.
+  const uploaded = await uploadAvatarToProvider(source, job.imageKey);
+  if (uploaded.status === "refused") {
+    await settleTraining(job, { avatarStatus: "failed", avatarError: uploaded.reason });
+    log.info("avatar_training_failed", { brandId: job.brandId, reason: uploaded.reason });
+    return "failed" as const;
+  }
   const frameKey = `${avatarUploadFolder(job.imageKey)}/frame.png`;
   await storage.put(frameKey, await prepareAvatarFrame(source));
-  if (!(await settleTraining(job, { avatarStatus: "ready", avatarFramesKey: frameKey }))) {
+  const ready = {
+    avatarStatus: "ready",
+    avatarFramesKey: frameKey,
+    avatarProvider: uploaded.status === "uploaded" ? uploaded.provider : null,
+    avatarProviderRef: uploaded.status === "uploaded" ? uploaded.ref : null,
+  } as const;
+  if (!(await settleTraining(job, ready))) {
     // A newer upload replaced this one while it trained; its files are no one's now.
     await storage.remove(avatarUploadFolder(job.imageKey));
     log.info("avatar_training_superseded", { brandId: job.brandId });

@@ -14,6 +14,11 @@ export const healthResponse = z.object({
       .describe("A real request to the media store (the S3 bucket, or the local media folder)."),
     ai: z.string().describe("The text model provider in use."),
     video: z.string().describe("The video provider in use."),
+    videoStatus: z
+      .enum(["ok", "degraded"])
+      .describe(
+        "degraded while the hosted video provider's circuit breaker is open (new avatar videos answer 503).",
+      ),
   }),
 });
 

@@ -5,6 +5,13 @@ import type { Operation } from "./operation";
 import { generatePost, getPost, listPosts, updatePost } from "./posts";
 import { signUp } from "./users";
 import { cancelVideoJob, generateVideo, getVideoJobStatus, listVideoJobs } from "./video";
+import {
+  createWebhook,
+  deleteWebhook,
+  listWebhookDeliveries,
+  listWebhooks,
+  sendTestWebhook,
+} from "./webhooks";
 
 /** Every operation the API exposes. OpenAPI, the docs cards and the drift tests iterate over this list. */
 export const operations: Operation[] = [
@@ -27,4 +34,9 @@ export const operations: Operation[] = [
   getVideoJobStatus,
   listVideoJobs,
   cancelVideoJob,
+  listWebhooks,
+  createWebhook,
+  deleteWebhook,
+  listWebhookDeliveries,
+  sendTestWebhook,
 ];

@@ -5,6 +5,7 @@ import { config } from "@/lib/config";
 import type { HealthResponse } from "@/lib/contracts/health";
 import { getMediaStorage } from "@/lib/media/storage";
 import { getQueue } from "@/lib/queue/boss";
+import { openCircuits } from "@/lib/video/providers/circuit";
 import packageJson from "@/package.json";
 
 const CHECK_TIMEOUT_MS = 3000;
@@ -41,10 +42,23 @@ export async function checkHealth(): Promise<HealthResponse> {
     probe(() => getMediaStorage().check()),
   ]);
   const ok = database === "ok" && queue === "ok" && media === "ok";
+  const videoStatus =
+    database === "ok" && config.videoProvider !== "local"
+      ? await openCircuits()
+          .then((open) => (open.includes(config.videoProvider) ? "degraded" : "ok"))
+          .catch(() => "ok" as const)
+      : "ok";
   return {
     status: ok ? "ok" : "degraded",
     version: packageJson.version,
     time: new Date().toISOString(),
-    checks: { database, queue, media, ai: chooseTextModel().provider, video: config.videoProvider },
+    checks: {
+      database,
+      queue,
+      media,
+      ai: chooseTextModel().provider,
+      video: config.videoProvider,
+      videoStatus,
+    },
   };
 }

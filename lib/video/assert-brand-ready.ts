@@ -9,7 +9,18 @@ const UNKNOWN_TRAINING_SECONDS = 30;
  * Whether the brand can have a video in this mode (DESIGN §4): a name and a tone for any video, and a
  * trained avatar for `avatar` mode. Training that is still under way is retryable, with the seconds left.
  */
-export function assertBrandReadyForVideo({ brand, mode, now }: { brand: Brand; mode: VideoMode; now: Date }) {
+export function assertBrandReadyForVideo({
+  brand,
+  mode,
+  now,
+  hostedProvider,
+}: {
+  brand: Brand;
+  mode: VideoMode;
+  now: Date;
+  /** The hosted provider avatar videos go to, if any: the avatar must have been uploaded there. */
+  hostedProvider?: string;
+}) {
   const missing = [!brand.name.trim() && "name", !brand.tone.trim() && "tone"].filter(Boolean);
   if (missing.length) {
     throw new ApiError(
@@ -35,6 +46,13 @@ export function assertBrandReadyForVideo({ brand, mode, now }: { brand: Brand; m
       brand.avatarStatus === "failed"
         ? "The brand's avatar training failed. Upload a new avatar image, or make a regular video."
         : "This brand has no avatar yet. Upload one on the brand page, or make a regular video.",
+      { details: { avatarStatus: brand.avatarStatus } },
+    );
+  }
+  if (hostedProvider && brand.avatarProvider !== hostedProvider) {
+    throw new ApiError(
+      "brand_not_ready",
+      "The brand's avatar was prepared for another video provider. Upload the avatar again, or make a regular video.",
       { details: { avatarStatus: brand.avatarStatus } },
     );
   }

@@ -5,6 +5,7 @@ import { ApiError } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import { log } from "@/lib/log";
 import { getQueue } from "@/lib/queue/boss";
+import { emitVideoEvent } from "@/lib/webhooks/emit-video-event";
 import { getVideoJobForPrincipal } from "./get-video-job";
 import { VIDEO_RENDER_QUEUE } from "./video-queue";
 
@@ -40,6 +41,7 @@ export async function cancelVideoJob({ principal, jobId }: { principal: Principa
     throw alreadyFinished(current);
   }
   log.info("video_job_canceled", { jobId, previousStatus: job.status });
+  await emitVideoEvent(jobId);
   // Takes the job off the queue so it is neither started nor retried; if the queue cannot be reached
   // now, the worker still finds the row canceled and drops the job.
   if (canceled.queueJobId) {

@@ -11,17 +11,21 @@ import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import { getQueue } from "@/lib/queue/boss";
 import { assertBrandReadyForVideo } from "./assert-brand-ready";
-import { getVideoProvider } from "./providers";
+import { getHostedProvider, getVideoProvider } from "./providers";
+import { hostedProviderHealth } from "./providers/provider-health";
 import { scriptFromCaption } from "./script";
 import { enqueueRender, ensureVideoQueues } from "./video-queue";
 import { assertVideoQuotaLeft, quotaMonth } from "./video-quota";
 
 const QUEUE_OPEN_TIMEOUT_MS = 3000;
 
-const providerUnavailable = (message: string) =>
+const providerUnavailable = (message: string, retryAfterSeconds?: number) =>
   new ApiError(
     "provider_unavailable",
-    `${message} No job was created and nothing was counted; try again shortly.`,
+    `${message} No job was created and nothing was counted; try again ${retryAfterSeconds ? `in about ${retryAfterSeconds} seconds` : "shortly"}.`,
+    retryAfterSeconds
+      ? { headers: { "Retry-After": String(retryAfterSeconds) }, details: { retryAfterSeconds } }
+      : {},
   );
 
 /** The script of a post-based job (the post's caption, as words a video can say) and the post's channel. */
@@ -111,13 +115,20 @@ export async function createVideoJob({
     ? await referenceBrief({ brandId: brand.id, referenceVideoId: input.referenceVideoId })
     : null;
   const brief = input.brief ?? reusedBrief;
-  assertBrandReadyForVideo({ brand, mode: input.mode, now });
+  // Avatar videos go to the hosted provider VIDEO_PROVIDER names, if any (see run-video-job.ts).
+  const hosted = input.mode === "avatar" ? await getHostedProvider() : null;
+  assertBrandReadyForVideo({ brand, mode: input.mode, now, hostedProvider: hosted?.name });
 
   // Both are looked at before the transaction (the queue must be ready before one opens, see
   // ensureVideoQueues), and their verdicts given after the quota check, in the contract's order.
   const provider = await getVideoProvider();
-  const [health, boss] = await Promise.all([provider.checkHealth(), openQueue()]);
-  const estimatedSeconds = provider.estimateSeconds({ script, brief });
+  const [health, boss] = await Promise.all([
+    hosted ? hostedProviderHealth(hosted.name) : provider.checkHealth(),
+    openQueue(),
+  ]);
+  const estimatedSeconds = hosted
+    ? hosted.estimateSeconds(script)
+    : provider.estimateSeconds({ script, brief });
   const jobId = newId("vjb");
   const queueJobId = randomUUID();
 
@@ -131,8 +142,11 @@ export async function createVideoJob({
     if (!locked) throw notFound("Brand");
     await assertVideoQuotaLeft({ tx, brandId: brand.id, brandQuota: locked.monthlyVideoQuota, now });
     if (!health.ok) {
-      log.warn("video_provider_unhealthy", { provider: provider.name, reason: health.reason });
-      throw providerUnavailable("The video provider cannot take jobs right now.");
+      log.warn("video_provider_unhealthy", {
+        provider: hosted?.name ?? provider.name,
+        reason: health.reason,
+      });
+      throw providerUnavailable("The video provider cannot take jobs right now.", health.retryAfterSeconds);
     }
     if (!boss) throw providerUnavailable("The job queue cannot take jobs right now.");
     await tx.insert(videoJobs).values({

@@ -45,7 +45,7 @@ export class UnrenderableError extends Error {
   }
 }
 
-export type ProviderHealth = { ok: true } | { ok: false; reason: string };
+export type ProviderHealth = { ok: true } | { ok: false; reason: string; retryAfterSeconds?: number };
 
 /**
  * A video provider: the built-in local renderer, or an adapter for a hosted API. The job runner only

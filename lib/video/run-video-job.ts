@@ -1,7 +1,9 @@
 import type { Job, JobWithMetadata } from "pg-boss";
 import { log } from "@/lib/log";
+import { emitVideoEvent } from "@/lib/webhooks/emit-video-event";
 import { UnrenderableError } from "./provider";
-import { getVideoProvider } from "./providers";
+import { getHostedProvider, getVideoProvider } from "./providers";
+import { cancelAtProvider, ProviderJobFailed, runHostedJob } from "./run-hosted-job";
 import {
   claimVideoJob,
   completeVideoJob,
@@ -94,29 +96,42 @@ export async function runVideoRenderJob(job: Job<VideoRenderJobData>) {
     initialEstimate: row.estimatedSeconds ?? 30,
     onLost: () => stop.abort(new RenderStopped("The job was canceled or taken over.")),
   });
+  // Avatar videos go to the hosted provider when VIDEO_PROVIDER names one; regular videos (and every
+  // video with VIDEO_PROVIDER=local) are rendered here (docs/contract-notes.md, "Video providers").
+  const hosted = row.mode === "avatar" ? await getHostedProvider() : null;
   try {
     const provider = await getVideoProvider();
-    const result = await provider.render(
-      {
-        jobId: videoJobId,
-        attempt,
-        script: row.script,
-        brief: row.brief,
-        mode: row.mode,
-        aspectRatio: row.aspectRatio,
-        brand: {
-          name: brand.name,
-          language: brand.language,
-          primaryColor: brand.primaryColor,
-          secondaryColor: brand.secondaryColor,
-          avatarFramesKey: brand.avatarFramesKey,
-        },
-      },
-      { signal: stop.signal, onProgress: progress.report },
-    );
+    const result = hosted
+      ? await runHostedJob({
+          provider: hosted,
+          job: row,
+          brand,
+          attempt,
+          signal: stop.signal,
+          onProgress: progress.report,
+        })
+      : await provider.render(
+          {
+            jobId: videoJobId,
+            attempt,
+            script: row.script,
+            brief: row.brief,
+            mode: row.mode,
+            aspectRatio: row.aspectRatio,
+            brand: {
+              name: brand.name,
+              language: brand.language,
+              primaryColor: brand.primaryColor,
+              secondaryColor: brand.secondaryColor,
+              avatarFramesKey: brand.avatarFramesKey,
+            },
+          },
+          { signal: stop.signal, onProgress: progress.report },
+        );
     await progress.stop();
     if (await completeVideoJob({ videoJobId, attempt, result })) {
       log.info("video_job_succeeded", { jobId: videoJobId, attempt, pid: process.pid });
+      await emitVideoEvent(videoJobId);
     } else {
       await removeVideoFiles(videoJobId);
       log.info("video_job_discarded", { jobId: videoJobId, attempt, reason: "canceled while finishing" });
@@ -130,10 +145,27 @@ export async function runVideoRenderJob(job: Job<VideoRenderJobData>) {
         attempt,
         reason: (stop.signal.reason as Error).message,
       });
+      if (hosted) await cancelAtProvider(hosted, videoJobId);
+      return;
+    }
+    if (error instanceof ProviderJobFailed) {
+      if (
+        await failVideoJob({
+          videoJobId,
+          code: "generation_failed",
+          message: error.message,
+          retryable: error.retryable,
+        })
+      ) {
+        await emitVideoEvent(videoJobId);
+      }
+      log.warn("video_job_failed", { jobId: videoJobId, attempt, error });
       return;
     }
     if (error instanceof UnrenderableError) {
-      await failVideoJob({ videoJobId, code: error.code, message: error.message, retryable: false });
+      if (await failVideoJob({ videoJobId, code: error.code, message: error.message, retryable: false })) {
+        await emitVideoEvent(videoJobId);
+      }
       log.warn("video_job_failed", { jobId: videoJobId, attempt, error });
       return;
     }
@@ -171,5 +203,8 @@ export async function failExhaustedVideoJob(job: JobWithMetadata<VideoRenderJobD
     message: `The video could not be made after ${attempts} attempts: ${reason}. Try again; if it keeps failing, shorten the script.`,
     retryable: true,
   });
-  if (failed) log.warn("video_job_failed", { jobId: job.data.videoJobId, attempts, reason });
+  if (failed) {
+    log.warn("video_job_failed", { jobId: job.data.videoJobId, attempts, reason });
+    await emitVideoEvent(job.data.videoJobId);
+  }
 }

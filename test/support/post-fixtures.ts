@@ -14,6 +14,8 @@ export function brandRow(overrides: Partial<Brand> = {}): Brand {
     avatarFramesKey: null,
     avatarError: null,
     avatarTrainingEndsAt: null,
+    avatarProvider: null,
+    avatarProviderRef: null,
     createdAt: new Date(),
     updatedAt: new Date(),
     ...overrides,

@@ -1,27 +1,23 @@
 import { config } from "@/lib/config";
 import type { VideoProvider } from "../provider";
-
-/** Stands in for a VIDEO_PROVIDER this build has no adapter for: every job answers provider_unavailable. */
-function missingProvider(name: string): VideoProvider {
-  const reason = `VIDEO_PROVIDER=${name} is not a provider this build has; use "local".`;
-  return {
-    name,
-    checkHealth: async () => ({ ok: false, reason }),
-    estimateSeconds: () => 0,
-    render: async () => {
-      throw new Error(reason);
-    },
-  };
-}
+import type { HostedVideoProvider } from "./types";
 
 /**
- * The provider VIDEO_PROVIDER names (default `local`). The factory lives apart from the interface
- * (`../provider.ts`), so an adapter can import the interface without importing every other adapter.
+ * The renderer for videos made in-process: the built-in local renderer. With VIDEO_PROVIDER=heygen|did,
+ * avatar videos go to that hosted provider instead (`getHostedProvider`, run-hosted-job.ts); regular videos
+ * are still rendered here (docs/contract-notes.md, "Video providers"). The factories live apart from the
+ * interface (`../provider.ts`), so an adapter can import the interface without importing every adapter.
  */
 export async function getVideoProvider(): Promise<VideoProvider> {
-  if (config.videoProvider === "local") {
-    const { localVideoProvider } = await import("../local/local-provider");
-    return localVideoProvider;
-  }
-  return missingProvider(config.videoProvider);
+  const { localVideoProvider } = await import("../local/local-provider");
+  return localVideoProvider;
+}
+
+/** The hosted provider VIDEO_PROVIDER names, or null with the built-in local renderer. */
+export async function getHostedProvider(
+  name: string = config.videoProvider,
+): Promise<HostedVideoProvider | null> {
+  if (name === "heygen") return (await import("./heygen")).heygenProvider;
+  if (name === "did") return (await import("./did")).didProvider;
+  return null;
 }

@@ -1,0 +1,94 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import { getMediaStorage } from "@/lib/media/storage";
+import { findFfmpeg } from "../local/find-binary";
+import { runProcess } from "../local/run-process";
+import { type RenderResult, videoMediaPrefix } from "../provider";
+import { ProviderError } from "./provider-http";
+import type { ProviderPoll } from "./types";
+
+const DOWNLOAD_TIMEOUT_MS = 10 * 60 * 1000;
+
+async function download(provider: string, url: string, file: string, signal: AbortSignal) {
+  const response = await fetch(url, {
+    signal: AbortSignal.any([signal, AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS)]),
+  });
+  if (!response.ok || !response.body) {
+    throw new ProviderError(provider, `Downloading the finished video answered ${response.status}.`, {
+      status: response.status,
+      transient: true,
+    });
+  }
+  await pipeline(Readable.fromWeb(response.body as WebReadableStream), fs.createWriteStream(file));
+}
+
+/**
+ * Copies a provider's finished video into our media storage (the provider's link expires), with a poster
+ * frame cut by ffmpeg, or the provider's thumbnail when there is no ffmpeg. The file is streamed to a temp
+ * folder first and then `put` into storage, so the job's videoUrl is always ours.
+ */
+export async function storeProviderResult(options: {
+  provider: string;
+  jobId: string;
+  result: ProviderPoll;
+  signal: AbortSignal;
+}): Promise<RenderResult> {
+  const { provider, jobId, result, signal } = options;
+  if (!result.resultUrl)
+    throw new ProviderError(provider, "The provider finished without a video URL.", { transient: true });
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), `brand-studio-${jobId}-dl-`));
+  try {
+    const videoFile = path.join(dir, "video.mp4");
+    await download(provider, result.resultUrl, videoFile, signal);
+    const posterFile = path.join(dir, "poster.jpg");
+    const ffmpeg = await findFfmpeg();
+    if (ffmpeg) {
+      await runProcess(
+        ffmpeg,
+        [
+          "-nostdin",
+          "-hide_banner",
+          "-v",
+          "error",
+          "-y",
+          "-ss",
+          "0.5",
+          "-i",
+          videoFile,
+          "-frames:v",
+          "1",
+          "-q:v",
+          "3",
+          posterFile,
+        ],
+        { signal },
+      ).catch(() =>
+        runProcess(ffmpeg, ["-nostdin", "-v", "error", "-y", "-i", videoFile, "-frames:v", "1", posterFile], {
+          signal,
+        }),
+      );
+    } else if (result.thumbnailUrl) {
+      await download(provider, result.thumbnailUrl, posterFile, signal);
+    } else {
+      throw new ProviderError(
+        provider,
+        "No poster frame: ffmpeg is missing and the provider sent no thumbnail.",
+        {
+          transient: false,
+        },
+      );
+    }
+    const storage = getMediaStorage();
+    const videoKey = `${videoMediaPrefix(jobId)}/video.mp4`;
+    const posterKey = `${videoMediaPrefix(jobId)}/poster.jpg`;
+    await storage.put(videoKey, videoFile);
+    await storage.put(posterKey, posterFile);
+    return { videoKey, posterKey, durationSeconds: result.durationSeconds ?? 0 };
+  } finally {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,69 @@
+import { lookup } from "node:dns/promises";
+import net from "node:net";
+import { getEnv } from "@/lib/config";
+
+/**
+ * The SSRF guard for webhook targets: a URL must be http(s), and every address its host resolves to must
+ * be public: no loopback, private, link-local (cloud metadata), CGNAT, multicast or unspecified address.
+ * WEBHOOK_ALLOW_PRIVATE_TARGETS=true (development, tests) turns the address check off.
+ */
+const blocked = new net.BlockList();
+for (const [address, prefix] of [
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["224.0.0.0", 4],
+  ["240.0.0.0", 4],
+] as const) {
+  blocked.addSubnet(address, prefix, "ipv4");
+}
+for (const [address, prefix] of [
+  ["::", 128],
+  ["::1", 128],
+  ["fc00::", 7],
+  ["fe80::", 10],
+  ["ff00::", 8],
+] as const) {
+  blocked.addSubnet(address, prefix, "ipv6");
+}
+
+export function isPrivateAddress(address: string) {
+  const mapped = address.match(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i);
+  if (mapped) return blocked.check(mapped[1], "ipv4");
+  const family = net.isIPv6(address) ? "ipv6" : "ipv4";
+  return blocked.check(address, family);
+}
+
+/** Null when the URL may receive webhooks; otherwise why not, in words for the user. */
+export async function findTargetProblem(raw: string): Promise<string | null> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return "The URL is not a valid absolute URL.";
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    return "The URL must start with https:// or http://.";
+  if (url.username || url.password) return "The URL must not carry a user name or password.";
+  if (getEnv().WEBHOOK_ALLOW_PRIVATE_TARGETS) return null;
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  let addresses: string[];
+  try {
+    addresses = net.isIP(host)
+      ? [host]
+      : (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+  } catch {
+    return `The host ${host} does not resolve.`;
+  }
+  if (addresses.length === 0) return `The host ${host} does not resolve.`;
+  if (addresses.some(isPrivateAddress)) {
+    return "The URL points to a private, loopback or link-local address; webhooks go only to public hosts.";
+  }
+  return null;
+}

@@ -1,0 +1,50 @@
+/**
+ * `npm run fake-providers [-- --heygen-port 4010 --did-port 4020 --render-ms 8000]`: starts the local
+ * servers that speak the HeyGen and D-ID APIs (the same ones the tests use) and prints the environment
+ * that points Brand Studio at them. Steer them while they run:
+ *   curl -X POST localhost:4010/__fake/behavior -d '{"failNext":"No face found"}'
+ *   curl -X POST localhost:4010/__fake/behavior -d '{"rateLimit":{"count":1,"retryAfterSeconds":5}}'
+ *   curl -X POST localhost:4010/__fake/behavior -d '{"outage":true}'      # 503 on everything
+ *   curl -X POST localhost:4010/__fake/behavior -d '{"dropWebhooks":true,"latencyMs":2000}'
+ *   curl localhost:4010/__fake/state
+ */
+import { startFakeDid } from "../test/support/fake-did";
+import { startFakeHeygen } from "../test/support/fake-heygen";
+
+function option(name: string, fallback: number) {
+  const index = process.argv.indexOf(`--${name}`);
+  return index > 0 ? Number(process.argv[index + 1]) : fallback;
+}
+
+async function main() {
+  const appUrl = process.argv.includes("--app-url")
+    ? process.argv[process.argv.indexOf("--app-url") + 1]
+    : "http://localhost:3000";
+  const heygen = await startFakeHeygen({ port: option("heygen-port", 4010) });
+  const did = await startFakeDid({ port: option("did-port", 4020) });
+  const renderMs = option("render-ms", 8000);
+  heygen.behavior.renderMs = renderMs;
+  did.behavior.renderMs = renderMs;
+  // HeyGen registers webhooks per account; the fake sends them to the app's receiver.
+  heygen.setWebhookUrl(`${appUrl}/api/webhooks/providers/heygen`);
+
+  console.log(`Fake HeyGen on ${heygen.url}, fake D-ID on ${did.url} (videos take ${renderMs} ms).
+
+Use HeyGen:
+  VIDEO_PROVIDER=heygen HEYGEN_API_KEY=${heygen.apiKey} HEYGEN_BASE_URL=${heygen.url} HEYGEN_UPLOAD_BASE_URL=${heygen.url} npm run dev
+
+Use D-ID:
+  VIDEO_PROVIDER=did DID_API_KEY=${did.apiKey} DID_BASE_URL=${did.url} npm run dev
+
+Then upload a brand avatar (it is sent to the provider) and make an avatar video.
+Steer a fake with POST ${heygen.url}/__fake/behavior (failNext, rateLimit, outage, dropWebhooks, latencyMs, renderMs).`);
+
+  const stop = async () => {
+    await Promise.all([heygen.close(), did.close()]);
+    process.exit(0);
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+void main();
