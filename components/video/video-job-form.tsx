@@ -4,22 +4,18 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { type FormEvent, useState } from "react";
-import type { z } from "zod";
-import { Button, Card, ErrorNotice, Field, TextInput } from "@/components/ui";
+import { Button, Card, ErrorNotice, Field, TextInput } from "@/components/ui/primitives";
 import { ApiClientError, callApi } from "@/lib/client/api-client";
-import { type BrandResponse, type brandListResponse, listBrands } from "@/lib/contracts/brands";
-import { getPost, type post as postSchema } from "@/lib/contracts/posts";
+import { brandQueries, postQueries } from "@/lib/client/queries";
+import type { BrandResponse } from "@/lib/contracts/brands";
 import {
   type GenerateVideoInput,
   generateVideo,
-  type generateVideoResponse,
   SCRIPT_MAX_CHARS,
   SCRIPT_MIN_CHARS,
   VIDEO_BRIEF_MAX_CHARS,
   type VideoMode,
 } from "@/lib/contracts/video";
-
-type Post = z.infer<typeof postSchema>;
 
 /** Why avatar mode cannot be picked for this brand now, or null when it can. */
 function avatarBlocker(brand: BrandResponse | undefined) {
@@ -64,18 +60,10 @@ export function VideoJobForm() {
   const [script, setScript] = useState("");
   const [brief, setBrief] = useState("");
 
-  const brands = useQuery({
-    queryKey: ["brands"],
-    queryFn: async () => (await callApi<z.infer<typeof brandListResponse>>(listBrands)).data.items,
-  });
-  const post = useQuery({
-    queryKey: ["post", postId],
-    enabled: Boolean(postId),
-    queryFn: async () => (await callApi<Post>(getPost, { params: { postId: postId as string } })).data,
-  });
+  const brands = useQuery({ ...brandQueries.list(), select: (list) => list.items });
+  const post = useQuery({ ...postQueries.detail(postId ?? ""), enabled: Boolean(postId) });
   const create = useMutation({
-    mutationFn: async (request: GenerateVideoInput) =>
-      (await callApi<z.infer<typeof generateVideoResponse>>(generateVideo, { body: request })).data,
+    mutationFn: async (request: GenerateVideoInput) => (await callApi(generateVideo, { body: request })).data,
     onSuccess: (created) => router.push(`/videos/${created.jobId}`),
   });
 

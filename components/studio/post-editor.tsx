@@ -1,11 +1,11 @@
 "use client";
 
 import Link from "next/link";
-import { CHANNEL_LABELS, CharacterCount, GOAL_LABELS, PostTextArea } from "@/components/post-form-controls";
-import { PostHashtags } from "@/components/post-hashtags";
-import { PostMediaPlan } from "@/components/post-media-plan";
-import { PostPreview } from "@/components/post-preview";
-import { Button, Card, ErrorNotice } from "@/components/ui";
+import { PostPreview } from "@/components/studio/channel-preview";
+import { CHANNEL_LABELS, CharacterCount, GOAL_LABELS, PostTextArea } from "@/components/studio/form-controls";
+import { PostHashtags } from "@/components/studio/hashtag-editor";
+import { PostMediaPlan } from "@/components/studio/media-plan-editor";
+import { Button, Card, ErrorNotice } from "@/components/ui/primitives";
 import { CHANNEL_RULES, captionLimit, type PostView } from "@/lib/contracts/posts";
 import { channelRuleIssues, type PostContent } from "@/lib/posts/channel-rules";
 

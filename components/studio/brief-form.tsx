@@ -8,8 +8,8 @@ import {
   GOAL_LABELS,
   PostSelect,
   PostTextArea,
-} from "@/components/post-form-controls";
-import { Button, Field, TextInput } from "@/components/ui";
+} from "@/components/studio/form-controls";
+import { Button, Field, TextInput } from "@/components/ui/primitives";
 import { CHANNELS, type Channel, type GeneratePostInput, GOALS, type Goal } from "@/lib/contracts/posts";
 
 export type BriefAsset = { type: "image" | "video" | "link"; url: string; description: string };

@@ -1,16 +1,16 @@
 "use client";
 
-import { useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { Card, ErrorNotice } from "@/components/ui";
+import { AvatarPanel } from "@/components/brands/avatar-panel";
+import { AvatarStatusBadge, BrandAvatar } from "@/components/brands/avatar-status";
+import { BrandForm } from "@/components/brands/brand-form";
+import { Card, ErrorNotice } from "@/components/ui/primitives";
 import { ApiClientError } from "@/lib/client/api-client";
-import { AvatarPanel } from "../_components/avatar-panel";
-import { AvatarStatusBadge, BrandAvatar } from "../_components/avatar-status";
-import { BrandForm } from "../_components/brand-form";
-import { brandContextKey, brandKey, useBrand, useBrandContext } from "../_components/use-brand";
+import { brandChanged, brandQueries } from "@/lib/client/queries";
 
 function PromptPreview({ brandId }: { brandId: string }) {
-  const context = useBrandContext(brandId);
+  const context = useQuery(brandQueries.context(brandId));
   return (
     <Card className="space-y-3">
       <div>
@@ -35,7 +35,7 @@ function PromptPreview({ brandId }: { brandId: string }) {
 
 export function BrandSettings({ brandId }: { brandId: string }) {
   const queryClient = useQueryClient();
-  const brand = useBrand(brandId);
+  const brand = useQuery(brandQueries.detail(brandId));
 
   if (brand.isPending) {
     return (
@@ -78,15 +78,7 @@ export function BrandSettings({ brandId }: { brandId: string }) {
         </div>
       </div>
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
-        <BrandForm
-          key={brandId}
-          brand={brand.data}
-          onSaved={(saved) => {
-            queryClient.setQueryData(brandKey(brandId), saved);
-            void queryClient.invalidateQueries({ queryKey: brandContextKey(brandId) });
-            void queryClient.invalidateQueries({ queryKey: ["brands"] });
-          }}
-        />
+        <BrandForm key={brandId} brand={brand.data} onSaved={(saved) => brandChanged(queryClient, saved)} />
         <div className="space-y-6 lg:sticky lg:top-6">
           <AvatarPanel brand={brand.data} />
           <PromptPreview brandId={brandId} />

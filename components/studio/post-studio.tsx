@@ -3,20 +3,13 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useState } from "react";
-import { type BriefDraft, briefBody, PostBriefForm } from "@/components/post-brief-form";
-import { PostDraftHistory } from "@/components/post-draft-history";
-import { PostEditor } from "@/components/post-editor";
-import { Card, ErrorNotice } from "@/components/ui";
+import { type BriefDraft, briefBody, PostBriefForm } from "@/components/studio/brief-form";
+import { PostDraftHistory } from "@/components/studio/draft-history";
+import { PostEditor } from "@/components/studio/post-editor";
+import { Card, ErrorNotice } from "@/components/ui/primitives";
 import { ApiClientError, callApi } from "@/lib/client/api-client";
-import { type BrandResponse, listBrands } from "@/lib/contracts/brands";
-import {
-  type GeneratePostInput,
-  generatePost,
-  getPost,
-  listPosts,
-  type PostView,
-  updatePost,
-} from "@/lib/contracts/posts";
+import { brandQueries, postChanged, postQueries } from "@/lib/client/queries";
+import { type GeneratePostInput, generatePost, type PostView, updatePost } from "@/lib/contracts/posts";
 import type { PostContent } from "@/lib/posts/channel-rules";
 
 const contentOf = (post: PostView): PostContent => ({
@@ -70,24 +63,12 @@ export function PostStudio({ postId }: { postId?: string }) {
   const [brief, setBrief] = useState<BriefDraft | null>(null);
   const [edits, setEdits] = useState<Record<string, PostContent>>({});
 
-  const brands = useQuery({
-    queryKey: ["brands"],
-    queryFn: async () => (await callApi<{ items: BrandResponse[] }>(listBrands)).data.items,
-  });
-  const active = useQuery({
-    queryKey: ["post", activeId],
-    enabled: !!activeId,
-    queryFn: async () => (await callApi<PostView>(getPost, { params: { postId: activeId ?? "" } })).data,
-  });
+  const brands = useQuery({ ...brandQueries.list(), select: (list) => list.items });
+  const active = useQuery({ ...postQueries.detail(activeId ?? ""), enabled: !!activeId });
   const brandPosts = useQuery({
-    queryKey: ["posts", active.data?.brandId],
+    ...postQueries.list(active.data?.brandId ?? ""),
     enabled: !!active.data,
-    queryFn: async () =>
-      (
-        await callApi<{ items: PostView[] }>(listPosts, {
-          query: { brandId: active.data?.brandId, limit: 100 },
-        })
-      ).data.items,
+    select: (page) => page.items,
   });
 
   useEffect(() => {
@@ -111,19 +92,17 @@ export function PostStudio({ postId }: { postId?: string }) {
   }
 
   const generate = useMutation<PostView, ApiClientError, GeneratePostInput>({
-    mutationFn: async (body) => (await callApi<PostView>(generatePost, { body })).data,
+    mutationFn: async (body) => (await callApi(generatePost, { body })).data,
     onSuccess: (post) => {
-      queryClient.setQueryData(["post", post.postId], post);
-      void queryClient.invalidateQueries({ queryKey: ["posts", post.brandId] });
+      postChanged(queryClient, post);
       select(post.postId);
     },
   });
   const save = useMutation<PostView, ApiClientError, { postId: string; content: PostContent }>({
     mutationFn: async ({ postId: id, content }) =>
-      (await callApi<PostView>(updatePost, { params: { postId: id }, body: content })).data,
+      (await callApi(updatePost, { params: { postId: id }, body: content })).data,
     onSuccess: (post) => {
-      queryClient.setQueryData(["post", post.postId], post);
-      void queryClient.invalidateQueries({ queryKey: ["posts", post.brandId] });
+      postChanged(queryClient, post);
       setEdits(({ [post.postId]: _, ...rest }) => rest);
     },
   });
