@@ -43,7 +43,8 @@ test("write a brief, generate, edit, regenerate, go back to the first draft, sav
     `${firstCaption.length.toLocaleString("en")} / 2,200`,
   );
   await expect(page.getByTestId("post-preview")).toHaveAttribute("data-channel", "instagram");
-  await expect(page.getByTestId("save-status")).toHaveText("Saved");
+  // A fresh draft is kept in the brief's history, but the user has not saved anything yet.
+  await expect(page.getByTestId("save-status")).toHaveText("Not edited yet");
   await expect(page.getByRole("link", { name: "Make a video →" })).toHaveAttribute(
     "href",
     `/videos/new?postId=${firstUrl.split("/").at(-1)}`,

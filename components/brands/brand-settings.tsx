@@ -22,12 +22,20 @@ function PromptPreview({ brandId }: { brandId: string }) {
       {context.isPending && <div className="h-32 animate-pulse rounded-lg bg-slate-100" />}
       {context.error && <ErrorNotice message={context.error.message} onRetry={() => context.refetch()} />}
       {context.data && (
-        <pre
-          data-testid="brand-prompt"
-          className="max-h-96 overflow-auto whitespace-pre-wrap rounded-lg bg-slate-900 p-4 text-xs leading-relaxed text-slate-100"
+        // A scroll box: keyboard users reach it with Tab and scroll it with the arrow keys (WCAG 2.1.1).
+        <section
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable.
+          tabIndex={0}
+          aria-label="The system prompt for this brand"
+          className="max-h-96 overflow-auto rounded-lg bg-slate-900 p-4"
         >
-          {context.data.prompt}
-        </pre>
+          <pre
+            data-testid="brand-prompt"
+            className="whitespace-pre-wrap text-xs leading-relaxed text-slate-100"
+          >
+            {context.data.prompt}
+          </pre>
+        </section>
       )}
     </Card>
   );

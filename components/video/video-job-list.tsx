@@ -45,7 +45,7 @@ export function VideoJobList() {
                   // biome-ignore lint/performance/noImgElement: a poster from media storage, not a static asset.
                   <img src={job.thumbnailUrl} alt="" className="size-full object-cover" />
                 ) : (
-                  <div className="grid size-full place-items-center text-sm text-slate-500">
+                  <div className="grid size-full place-items-center text-sm text-slate-600">
                     {job.status === "running"
                       ? `Rendering… ${job.progress}%`
                       : job.status === "queued"

@@ -39,7 +39,7 @@ export function forgetAccessToken() {
   cached = null;
 }
 
-async function toError(response: Response): Promise<ApiClientError> {
+export async function toError(response: Response): Promise<ApiClientError> {
   const retryAfter = Number(response.headers.get("retry-after")) || undefined;
   const body = (await response.json().catch(() => null)) as ErrorEnvelope | null;
   if (body?.error) {
