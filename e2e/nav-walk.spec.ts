@@ -38,13 +38,20 @@ test("every header link from every page navigates in-app without an error", asyn
       ).toBeVisible();
       await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
       await expect(page.getByText(/This page couldn.t load|Application error/)).toHaveCount(0);
-      expect(await page.evaluate(() => (window as unknown as { __walk?: string }).__walk)).toBe("in-app");
+      expect(
+        await page.evaluate(() => (window as unknown as { __walk?: string }).__walk),
+        `${start} → ${link.href} reloaded the page`,
+      ).toBe("in-app");
       expect(problems, `${start} → ${link.href}`).toEqual([]);
       // Back to the start page, in the app too.
       await page.goBack();
       await expect.poll(() => page.url()).toContain(start.split("?")[0]);
       await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
       expect(problems, `${link.href} → back to ${start}`).toEqual([]);
+      expect(
+        await page.evaluate(() => (window as unknown as { __walk?: string }).__walk),
+        `${link.href} → back to ${start} reloaded the page`,
+      ).toBe("in-app");
     }
   }
   expect(problems).toEqual([]);

@@ -239,7 +239,7 @@ export function PostBriefForm({
       {!brands.length && (
         <p className="text-sm text-slate-600">
           You have no brands yet.{" "}
-          <Link href="/brands" className="font-medium text-brand-600 hover:underline">
+          <Link href="/brands" className="font-medium text-brand-700 underline">
             Create one first
           </Link>
           .

@@ -32,10 +32,7 @@ export function DraftDetails({ post }: { post: PostView }) {
         <dd>{new Date(post.createdAt).toLocaleString()}</dd>
         <dt>Prompt</dt>
         <dd>
-          <Link
-            href={`/brands/${post.brandId}`}
-            className="text-brand-700 underline-offset-2 hover:underline"
-          >
+          <Link href={`/brands/${post.brandId}`} className="text-brand-700 underline">
             See what the model reads on the brand page
           </Link>
         </dd>

@@ -233,7 +233,7 @@ export function PostStudio({ postId }: { postId?: string }) {
                 {brands.data && !brands.data.length && (
                   <p className="text-sm text-slate-600">
                     You have no brands yet.{" "}
-                    <Link href="/brands" className="font-medium text-brand-700 hover:underline">
+                    <Link href="/brands" className="font-medium text-brand-700 underline">
                       Set one up
                     </Link>{" "}
                     to write posts in its voice.

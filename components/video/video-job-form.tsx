@@ -131,7 +131,7 @@ export function VideoJobForm() {
             </p>
             <span className="block text-xs text-slate-500">
               The caption becomes the script; hashtags, links and emoji are left out.{" "}
-              <Link href="/videos/new" className="text-brand-600 hover:underline">
+              <Link href="/videos/new" className="text-brand-700 underline">
                 Write a script instead
               </Link>
             </span>

@@ -270,6 +270,16 @@ export const generatePost = defineOperation({
   responses: {
     201: { description: "The draft was generated and saved.", schema: post, headers: ["Location"] },
   },
+  stream: {
+    contentType: POST_STREAM_CONTENT_TYPE,
+    description:
+      "Sent with `Accept: application/x-ndjson`: the draft streamed as one JSON event a line while it is written " +
+      "(`partial` drafts that grow caption, then hashtags, then mediaPlan; `retry` when it starts over), ending " +
+      "with `done` and the saved post (the 201 body) or `error` and the error envelope's error. Brief, brand and " +
+      "auth errors are answered before streaming, as JSON. Closing the connection cancels it and saves nothing. " +
+      "Idempotency-Key is refused with a stream.",
+    event: postStreamEvent,
+  },
   errors: [
     "invalid_request",
     "unauthorized",

@@ -47,7 +47,7 @@ export class LocalPostModel implements LanguageModelV3 {
   constructor(
     readonly modelId: string,
     /** How doStream paces its output: characters per delta and the pause after each. */
-    private readonly pace: { chunkChars: number; delayMs: number } = { chunkChars: 24, delayMs: 25 },
+    private readonly pace: { chunkChars: number; delayMs: number } = { chunkChars: 16, delayMs: 30 },
   ) {}
 
   private answer(options: LanguageModelV3CallOptions) {
