@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { BackendStatus } from "@/components/backend-status";
+import { BackendStatus } from "@/components/home/backend-status";
 
 const STEPS = [
   {

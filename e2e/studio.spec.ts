@@ -43,7 +43,8 @@ test("write a brief, generate, edit, regenerate, go back to the first draft, sav
     `${firstCaption.length.toLocaleString("en")} / 2,200`,
   );
   await expect(page.getByTestId("post-preview")).toHaveAttribute("data-channel", "instagram");
-  await expect(page.getByTestId("save-status")).toHaveText("Saved");
+  // A fresh draft is kept in the brief's history, but the user has not saved anything yet.
+  await expect(page.getByTestId("save-status")).toHaveText("Not edited yet");
   await expect(page.getByRole("link", { name: "Make a video →" })).toHaveAttribute(
     "href",
     `/videos/new?postId=${firstUrl.split("/").at(-1)}`,
@@ -119,4 +120,131 @@ test("a telegram draft previews as a channel message, and errors show in words",
   await expect(page.getByTestId("post-preview")).toHaveAttribute("data-channel", "telegram");
   await expect(page.getByTestId("post-preview")).toContainText("Shoreditch");
   await page.screenshot({ path: "screenshots/studio-telegram.png", fullPage: true });
+});
+
+test("a draft streams in field by field: caption, then hashtags, then the media plan; Cancel saves nothing", async ({
+  page,
+}) => {
+  await signIn(page, "/studio");
+  // Record the order in which the streamed fields first appear on the page.
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { __streamOrder: string[] }).__streamOrder = seen;
+    new MutationObserver(() => {
+      for (const id of ["stream-caption", "stream-hashtags", "stream-media-plan"]) {
+        if (!seen.includes(id) && document.querySelector(`[data-testid="${id}"]`)) seen.push(id);
+      }
+    }).observe(document.body, { childList: true, subtree: true });
+  });
+  await page.getByText("Instagram", { exact: true }).click();
+  await page.getByLabel("Topic").fill("Our cold brew is back for the summer, steeped for 18 hours");
+  await page.getByRole("button", { name: "Generate draft" }).click();
+  await expect(page.getByTestId("stream-caption")).toBeVisible();
+  // While it streams, the preview beside the editor already shows the caption as it grows.
+  await expect(page.getByTestId("post-preview")).toContainText(/\w+/);
+  await page.screenshot({ path: "/work/shots/studio/streaming-1280.png", fullPage: true });
+  await expect(page).toHaveURL(/\/studio\/pst_/);
+  await expect(caption(page)).toHaveValue(/cold brew/i);
+  expect(await page.evaluate(() => (window as unknown as { __streamOrder: string[] }).__streamOrder)).toEqual(
+    ["stream-caption", "stream-hashtags", "stream-media-plan"],
+  );
+
+  // Cancel a regeneration mid-stream: the draft on screen stays, and no new post is saved.
+  const url = page.url();
+  const session = await (await page.request.get("/api/auth/session")).json();
+  const brandId = (
+    await (
+      await page.request.get(url.replace("/studio/", "/api/posts/"), {
+        headers: { authorization: `Bearer ${session.accessToken}` },
+      })
+    ).json()
+  ).brandId;
+  const count = async () =>
+    (
+      await (
+        await page.request.get(`/api/posts?brandId=${brandId}&limit=100`, {
+          headers: { authorization: `Bearer ${session.accessToken}` },
+        })
+      ).json()
+    ).items.length;
+  const before = await count();
+  await page.getByRole("button", { name: "Regenerate" }).click();
+  await expect(page.getByTestId("stream-caption")).toBeVisible();
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.getByTestId("stream-caption")).toHaveCount(0);
+  await expect(page).toHaveURL(url);
+  await expect(caption(page)).toHaveValue(/cold brew/i);
+  // Long enough for the whole stream to have finished had it not been stopped.
+  await page.waitForTimeout(4000);
+  expect(await count()).toBe(before);
+});
+
+test("the brief is checked in the browser, with the error beside the Topic field", async ({ page }) => {
+  await signIn(page, "/studio");
+  const sent: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("/api/content/create")) sent.push(request.url());
+  });
+  await expect(page.getByText("at least 3 words and 15 characters")).toBeVisible();
+  for (const topic of ["Cold brew", "a b c d e"]) {
+    await page.getByLabel("Topic").fill(topic);
+    await page.getByRole("button", { name: "Generate draft" }).click();
+    const problem = page.getByRole("alert").filter({ hasText: "at least 3 words and 15 characters" });
+    await expect(problem).toBeVisible();
+    await expect(page.getByLabel("Topic")).toHaveAttribute("aria-invalid", "true");
+  }
+  await page.screenshot({ path: "/work/shots/studio/brief-error-1280.png", fullPage: true });
+  expect(sent).toEqual([]);
+  await page.getByLabel("Topic").fill("Three long words and more");
+  await expect(page.getByRole("alert").filter({ hasText: "at least 3 words" })).toHaveCount(0);
+});
+
+test("save state, Copy caption, Details and the leave guard", async ({ page, context }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await signIn(page, "/studio");
+  await page.getByLabel("Topic").fill("Meet the roasters behind our house blend this Saturday");
+  await page.getByRole("button", { name: "Generate draft" }).click();
+  await expect(caption(page)).toHaveValue(/roasters/);
+  await expect(page.getByTestId("save-status")).toHaveText("Not edited yet");
+  await expect(page.getByText("brand-studio-local-1")).toBeHidden();
+  await page.getByText("Details", { exact: true }).click();
+  await expect(page.getByTestId("draft-details")).toContainText("Built-in writer");
+
+  await page.getByRole("button", { name: "Copy caption" }).click();
+  await expect(page.getByRole("button", { name: "Copied" })).toBeVisible();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied.startsWith(await caption(page).inputValue())).toBe(true);
+
+  await caption(page).fill("A caption the marketer wrote and has not saved yet.");
+  await expect(page.getByTestId("save-status")).toHaveText("Unsaved changes");
+  const dialogs: string[] = [];
+  page.once("dialog", (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Brands" }).click();
+  await expect.poll(() => dialogs.length).toBe(1);
+  expect(dialogs[0]).toContain("unsaved edits");
+  await expect(page).toHaveURL(/\/studio\/pst_/);
+
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByTestId("save-status")).toHaveText("Saved");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Brands" }).click();
+  await expect(page).toHaveURL(/\/brands$/);
+});
+
+test("at phone width the editor and the preview are tabs", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, "/studio");
+  await page.getByLabel("Topic").fill("Our new oat flat white, now on the menu");
+  await page.getByRole("button", { name: "Generate draft" }).click();
+  await expect(caption(page)).toBeVisible();
+  await expect(page.getByTestId("post-preview")).toBeHidden();
+  await page.screenshot({ path: "/work/shots/studio/studio-draft-390-edit.png", fullPage: true });
+  await page.getByRole("tab", { name: "Preview" }).click();
+  await expect(page.getByTestId("post-preview")).toBeVisible();
+  await expect(caption(page)).toBeHidden();
+  await page.screenshot({ path: "/work/shots/studio/studio-draft-390-preview.png", fullPage: true });
+  await page.getByRole("tab", { name: "Edit" }).click();
+  await expect(caption(page)).toBeVisible();
 });

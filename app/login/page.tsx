@@ -3,7 +3,7 @@ import { redirect } from "next/navigation";
 import { Suspense } from "react";
 import { LoginForm } from "@/components/auth/login-form";
 import { safeCallbackUrl } from "@/components/auth/safe-callback";
-import { Card } from "@/components/ui";
+import { Card } from "@/components/ui/primitives";
 import { DEMO_LOGIN } from "@/db/seed";
 import { oauthProviderIds } from "@/lib/auth/auth-options";
 import { getSession } from "@/lib/auth/get-session";

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { SignupForm } from "@/components/auth/signup-form";
-import { Card } from "@/components/ui";
+import { Card } from "@/components/ui/primitives";
 import { config } from "@/lib/config";
 
 export const metadata = { title: "Create an account" };

@@ -3,15 +3,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import type { z } from "zod";
-import { Button, Card, ErrorNotice, Field, TextInput } from "@/components/ui";
+import { Button, Card, ErrorNotice, Field, TextInput } from "@/components/ui/primitives";
 import { callApi } from "@/lib/client/api-client";
-import {
-  createApiKey,
-  type createApiKeyResponse,
-  listApiKeys,
-  type listApiKeysResponse,
-  revokeApiKey,
-} from "@/lib/contracts/keys";
+import { apiKeysQuery, queryKeys } from "@/lib/client/queries";
+import { createApiKey, type createApiKeyResponse, revokeApiKey } from "@/lib/contracts/keys";
 
 const formatDate = (value: string | null) => (value ? new Date(value).toLocaleString() : "Never");
 
@@ -20,22 +15,18 @@ export function ApiKeysPanel() {
   const [created, setCreated] = useState<z.infer<typeof createApiKeyResponse> | null>(null);
   const [copied, setCopied] = useState(false);
 
-  const keys = useQuery({
-    queryKey: ["api-keys"],
-    queryFn: async () => (await callApi<z.infer<typeof listApiKeysResponse>>(listApiKeys)).data,
-  });
+  const keys = useQuery(apiKeysQuery());
   const create = useMutation({
-    mutationFn: async (name: string) =>
-      (await callApi<z.infer<typeof createApiKeyResponse>>(createApiKey, { body: { name } })).data,
+    mutationFn: async (name: string) => (await callApi(createApiKey, { body: { name } })).data,
     onSuccess: (key) => {
       setCreated(key);
       setCopied(false);
-      void queryClient.invalidateQueries({ queryKey: ["api-keys"] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.apiKeys });
     },
   });
   const revoke = useMutation({
     mutationFn: async (keyId: string) => callApi(revokeApiKey, { params: { keyId } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["api-keys"] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.apiKeys }),
   });
 
   function onCreate(event: FormEvent<HTMLFormElement>) {

@@ -3,7 +3,7 @@
 import { useSearchParams } from "next/navigation";
 import { signIn } from "next-auth/react";
 import { type FormEvent, useState } from "react";
-import { Button, ErrorNotice, Field, TextInput } from "@/components/ui";
+import { Button, ErrorNotice, Field, TextInput } from "@/components/ui/primitives";
 import { safeCallbackUrl } from "./safe-callback";
 
 const OAUTH_ERRORS: Record<string, string> = {

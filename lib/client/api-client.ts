@@ -1,6 +1,7 @@
 "use client";
 
 import { getSession } from "next-auth/react";
+import type { z } from "zod";
 import { ACCESS_TOKEN_REFRESH_WINDOW_MS } from "@/lib/auth/access-token-window";
 import type { ErrorEnvelope } from "@/lib/contracts/common";
 import { type Operation, operationUrl } from "@/lib/contracts/operation";
@@ -38,7 +39,7 @@ export function forgetAccessToken() {
   cached = null;
 }
 
-async function toError(response: Response): Promise<ApiClientError> {
+export async function toError(response: Response): Promise<ApiClientError> {
   const retryAfter = Number(response.headers.get("retry-after")) || undefined;
   const body = (await response.json().catch(() => null)) as ErrorEnvelope | null;
   if (body?.error) {
@@ -65,38 +66,65 @@ export async function authorizedFetch(path: string, init: RequestInit = {}): Pro
   return send(await getAccessToken({ force: true }));
 }
 
-export type CallInput = {
-  params?: Record<string, string>;
-  query?: Record<string, string | number | undefined>;
-  body?: unknown;
+/** What an operation answers with on success: the union of its success schemas' outputs (null for a bodyless 204/304). */
+export type ResponseOf<O extends Operation> = {
+  [S in keyof O["responses"]]: O["responses"][S] extends { schema: infer Z extends z.ZodType }
+    ? z.output<Z>
+    : null;
+}[keyof O["responses"]];
+
+/** What an operation takes as its body: the contract's input type (a FormData for uploads). */
+export type BodyOf<O extends Operation> = O["body"] extends z.ZodType
+  ? O["bodyContentType"] extends "multipart/form-data"
+    ? FormData
+    : z.input<O["body"]>
+  : never;
+
+type ParamsOf<O extends Operation> = O["pathParams"] extends z.ZodObject
+  ? Record<keyof z.input<O["pathParams"]>, string>
+  : never;
+
+type QueryOf<O extends Operation> = O["query"] extends z.ZodObject
+  ? { [K in keyof z.input<O["query"]>]?: string | number | undefined }
+  : never;
+
+export type CallInput<O extends Operation> = {
+  params?: ParamsOf<O>;
+  query?: QueryOf<O>;
+  body?: BodyOf<O>;
   headers?: Record<string, string>;
+  signal?: AbortSignal;
 };
 
 export type CallResult<T> = { status: number; data: T; headers: Headers };
 
-/** Calls an operation by its contract: the path, method and body shape come from the one definition. */
-export async function callApi<T>(operation: Operation, input: CallInput = {}): Promise<CallResult<T>> {
+/**
+ * Calls an operation by its contract: the path, method, body shape and the answer's type all come from the
+ * one definition in lib/contracts, never from the caller.
+ */
+export async function callApi<O extends Operation>(
+  operation: O,
+  input: CallInput<O> = {},
+): Promise<CallResult<ResponseOf<O>>> {
   const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(input.query ?? {})) {
+  for (const [key, value] of Object.entries((input.query ?? {}) as Record<string, unknown>)) {
     if (value !== undefined && value !== "") search.set(key, String(value));
   }
-  const url = operationUrl(operation.path, input.params) + (search.size ? `?${search}` : "");
+  const url =
+    operationUrl(operation.path, input.params as Record<string, string> | undefined) +
+    (search.size ? `?${search}` : "");
   const headers: Record<string, string> = { ...input.headers };
-  if (input.body !== undefined && !(input.body instanceof FormData))
-    headers["content-type"] = "application/json";
+  const body = input.body as unknown;
+  if (body !== undefined && !(body instanceof FormData)) headers["content-type"] = "application/json";
   const response = await authorizedFetch(url, {
     method: operation.method,
     headers,
-    body:
-      input.body === undefined
-        ? undefined
-        : input.body instanceof FormData
-          ? input.body
-          : JSON.stringify(input.body),
+    signal: input.signal,
+    body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
   });
   if (!response.ok && response.status !== 304) throw await toError(response);
   const data = response.status === 204 || response.status === 304 ? null : await response.json();
-  return { status: response.status, data: data as T, headers: response.headers };
+  return { status: response.status, data: data as ResponseOf<O>, headers: response.headers };
 }
 
 const client = { call: callApi, fetch: authorizedFetch };

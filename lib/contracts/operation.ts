@@ -24,6 +24,11 @@ export type Operation = {
   /** Success responses by HTTP status. A 204 has no schema. */
   responses: Record<number, { description: string; schema?: z.ZodType; headers?: string[] }>;
   errors: ErrorCode[];
+  /**
+   * A streamed answer of the same operation, chosen with the Accept header: a 200 whose body is one JSON
+   * event a line (each event parses with `event`). The JSON answer in `responses` stays the default.
+   */
+  stream?: { contentType: string; description: string; event: z.ZodType };
 };
 
 export function defineOperation<const O extends Operation>(operation: O): O {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import {
   cursorPage,
+  errorEnvelope,
   idOf,
   isoDateTime,
   isStorableText,
@@ -45,6 +46,22 @@ export function mediaFormatFor(items: { type: "image" | "video" }[]): (typeof ME
   if (items.length > 1) return "carousel";
   return items[0].type === "video" ? "video" : "single_image";
 }
+
+/** brief_too_short (DESIGN §5): the topic needs at least 3 words and 15 characters once trimmed. */
+export const MIN_TOPIC_WORDS = 3;
+export const MIN_TOPIC_CHARS = 15;
+export const BRIEF_TOO_SHORT_MESSAGE = `Describe the topic in at least ${MIN_TOPIC_WORDS} words and ${MIN_TOPIC_CHARS} characters, so there is something to write about.`;
+
+/** Words and characters of a topic as the brief rule counts them (trimmed; words split on whitespace). */
+export function topicLength(topic: string) {
+  const trimmed = topic.trim();
+  return { words: trimmed.split(/\s+/).filter(Boolean).length, characters: trimmed.length };
+}
+
+export const isTopicLongEnough = (topic: string) => {
+  const { words, characters } = topicLength(topic);
+  return words >= MIN_TOPIC_WORDS && characters >= MIN_TOPIC_CHARS;
+};
 
 export const channel = z.enum(CHANNELS).describe("Where the post will be published.");
 export const goal = z.enum(GOALS).describe("What the post should achieve.");
@@ -205,6 +222,49 @@ export type PostView = z.infer<typeof post>;
 
 export const postPage = cursorPage(post);
 
+/**
+ * Generate post, streamed: the same operation asked with `Accept: application/x-ndjson` answers 200 with one
+ * JSON event a line while the model writes (DESIGN §7 streamObject). Partial drafts grow field by field
+ * (caption, then hashtags, then the media plan); `retry` means the draft starts over; the last line is `done`
+ * with the saved post (exactly the 201 body of the JSON answer) or `error` with the error envelope's error.
+ */
+export const POST_STREAM_CONTENT_TYPE = "application/x-ndjson";
+
+const partialText = z.string().optional();
+export const partialDraft = z.object({
+  caption: partialText,
+  hashtags: z.array(z.string().nullish()).optional(),
+  mediaPlan: z
+    .object({
+      format: partialText,
+      items: z
+        .array(
+          z
+            .object({
+              type: partialText,
+              description: partialText,
+              altText: partialText,
+              aspectRatio: partialText,
+              overlayText: z.string().nullable().optional(),
+            })
+            .nullish(),
+        )
+        .optional(),
+    })
+    .optional(),
+});
+
+export type PartialDraft = z.infer<typeof partialDraft>;
+
+export const postStreamEvent = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("partial"), draft: partialDraft }),
+  z.object({ type: z.literal("retry"), attempt: z.int() }),
+  z.object({ type: z.literal("done"), post }),
+  z.object({ type: z.literal("error"), error: errorEnvelope.shape.error }),
+]);
+
+export type PostStreamEvent = z.infer<typeof postStreamEvent>;
+
 export const generatePost = defineOperation({
   id: "generate-post",
   title: "Generate post",
@@ -216,6 +276,16 @@ export const generatePost = defineOperation({
   body: generatePostBody,
   responses: {
     201: { description: "The draft was generated and saved.", schema: post, headers: ["Location"] },
+  },
+  stream: {
+    contentType: POST_STREAM_CONTENT_TYPE,
+    description:
+      "Sent with `Accept: application/x-ndjson`: the draft streamed as one JSON event a line while it is written " +
+      "(`partial` drafts that grow caption, then hashtags, then mediaPlan; `retry` when it starts over), ending " +
+      "with `done` and the saved post (the 201 body) or `error` and the error envelope's error. Brief, brand and " +
+      "auth errors are answered before streaming, as JSON. Closing the connection cancels it and saves nothing. " +
+      "Idempotency-Key is refused with a stream.",
+    event: postStreamEvent,
   },
   errors: [
     "invalid_request",

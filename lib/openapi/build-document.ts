@@ -154,6 +154,15 @@ function operationObject(converter: SchemaConverter, operation: Operation) {
     };
   }
   for (const [status, response] of errors) responses[status] = response;
+  if (operation.stream) {
+    // OpenAPI 3.1 has no event-stream type: the schema is that of each line (one JSON event a line).
+    responses["200"] = {
+      description: operation.stream.description,
+      content: {
+        [operation.stream.contentType]: { schema: converter.convert(operation.stream.event, "output") },
+      },
+    };
+  }
   return {
     operationId: operation.id,
     summary: operation.title,

@@ -1,27 +1,22 @@
 import type { Brand } from "@/db/schema";
 import { ApiError } from "@/lib/api/api-error";
+import {
+  BRIEF_TOO_SHORT_MESSAGE,
+  isTopicLongEnough,
+  MIN_TOPIC_CHARS,
+  MIN_TOPIC_WORDS,
+  topicLength,
+} from "@/lib/contracts/posts";
 
-export const MIN_TOPIC_WORDS = 3;
-export const MIN_TOPIC_CHARS = 15;
+export { MIN_TOPIC_CHARS, MIN_TOPIC_WORDS };
 
-/** brief_too_short: fewer than 3 words or 15 characters once trimmed. */
+/** brief_too_short: fewer than 3 words or 15 characters once trimmed (the rule the studio also checks). */
 export function assertBriefLongEnough(topic: string) {
-  const trimmed = topic.trim();
-  const words = trimmed.split(/\s+/).filter(Boolean).length;
-  if (words < MIN_TOPIC_WORDS || trimmed.length < MIN_TOPIC_CHARS) {
-    throw new ApiError(
-      "brief_too_short",
-      `Describe the topic in at least ${MIN_TOPIC_WORDS} words and ${MIN_TOPIC_CHARS} characters, so there is something to write about.`,
-      {
-        details: {
-          words,
-          characters: trimmed.length,
-          minWords: MIN_TOPIC_WORDS,
-          minCharacters: MIN_TOPIC_CHARS,
-        },
-      },
-    );
-  }
+  if (isTopicLongEnough(topic)) return;
+  const { words, characters } = topicLength(topic);
+  throw new ApiError("brief_too_short", BRIEF_TOO_SHORT_MESSAGE, {
+    details: { words, characters, minWords: MIN_TOPIC_WORDS, minCharacters: MIN_TOPIC_CHARS },
+  });
 }
 
 /** brand_context_missing: without a tone and a voice there is nothing to write in. */

@@ -13,7 +13,7 @@ import { log } from "@/lib/log";
 import { assertBrandHasContext, assertBriefLongEnough } from "./check-brief";
 import { moderateContent, moderationError } from "./moderate-content";
 import { toPostView } from "./post-view";
-import { type Draft, writeDraft } from "./write-draft";
+import { type Draft, type DraftStreamHandlers, writeDraft } from "./write-draft";
 
 async function assertBriefAllowed({
   input,
@@ -50,11 +50,8 @@ async function assertBriefAllowed({
   }
 }
 
-/**
- * Everything in Generate post that decides the draft, without saving it: brief length, brand context,
- * brief moderation, then the model (DESIGN §5, in that order).
- */
-export async function draftPost({
+/** The checks before any writing, in DESIGN §5's order: brief length, brand context, brief moderation. */
+export async function checkBrief({
   brand,
   input,
   choice = chooseTextModel(),
@@ -64,10 +61,28 @@ export async function draftPost({
   input: GeneratePostInput;
   choice?: TextModelChoice;
   requestId?: string;
-}): Promise<Draft & { seed: number }> {
+}) {
   assertBriefLongEnough(input.topic);
   assertBrandHasContext(brand);
   await assertBriefAllowed({ input, brand, choice, requestId });
+}
+
+/** The model's draft for a checked brief, repaired to the channel rules and moderated (not saved). */
+export async function writePostDraft({
+  brand,
+  input,
+  choice = chooseTextModel(),
+  requestId,
+  signal,
+  stream,
+}: {
+  brand: Brand;
+  input: GeneratePostInput;
+  choice?: TextModelChoice;
+  requestId?: string;
+  signal?: AbortSignal;
+  stream?: DraftStreamHandlers;
+}): Promise<Draft & { seed: number }> {
   const seed = input.seed ?? randomInt(2 ** 31 - 1);
   const rules = CHANNEL_RULES[input.channel];
   const draft = await writeDraft({
@@ -85,22 +100,45 @@ export async function draftPost({
     bannedWords: brand.bannedWords,
     seed,
     requestId,
+    signal,
+    stream,
   });
   return { ...draft, seed };
 }
 
-/** Generate post: the caller's brand, a draft, and only then one insert. Nothing is saved on any failure. */
-export async function generatePostDraft({
-  principal,
+/**
+ * Everything in Generate post that decides the draft, without saving it: brief length, brand context,
+ * brief moderation, then the model (DESIGN §5, in that order).
+ */
+export async function draftPost({
+  brand,
   input,
+  choice = chooseTextModel(),
+  requestId,
+}: {
+  brand: Brand;
+  input: GeneratePostInput;
+  choice?: TextModelChoice;
+  requestId?: string;
+}): Promise<Draft & { seed: number }> {
+  await checkBrief({ brand, input, choice, requestId });
+  return writePostDraft({ brand, input, choice, requestId });
+}
+
+/** Saves a finished draft as a new post: the one insert of Generate post, streamed or not. */
+export async function savePostDraft({
+  principal,
+  brand,
+  input,
+  draft,
   requestId,
 }: {
   principal: Principal;
+  brand: Brand;
   input: GeneratePostInput;
+  draft: Draft & { seed: number };
   requestId?: string;
 }): Promise<PostView> {
-  const brand = await getBrandForPrincipal({ principal, brandId: input.brandId });
-  const draft = await draftPost({ brand, input, requestId });
   const db = await getDb();
   // Millisecond timestamps from here, so list cursors (JavaScript dates) compare exactly.
   const now = new Date();
@@ -136,4 +174,19 @@ export async function generatePostDraft({
     latencyMs: draft.latencyMs,
   });
   return toPostView(row);
+}
+
+/** Generate post: the caller's brand, a draft, and only then one insert. Nothing is saved on any failure. */
+export async function generatePostDraft({
+  principal,
+  input,
+  requestId,
+}: {
+  principal: Principal;
+  input: GeneratePostInput;
+  requestId?: string;
+}): Promise<PostView> {
+  const brand = await getBrandForPrincipal({ principal, brandId: input.brandId });
+  const draft = await draftPost({ brand, input, requestId });
+  return savePostDraft({ principal, brand, input, draft, requestId });
 }

@@ -1,4 +1,4 @@
-import { generateText, Output } from "ai";
+import { type DeepPartial, generateText, Output, streamText } from "ai";
 import type { PostBrief } from "@/lib/ai/brief-block";
 import type { TextModelChoice } from "@/lib/ai/model-choice";
 import { ModerationUnavailableError } from "@/lib/ai/moderation";
@@ -7,7 +7,7 @@ import { ApiError } from "@/lib/api/api-error";
 import { log } from "@/lib/log";
 import { briefPrompt } from "./brief-prompt";
 import { channelRuleIssues, type PostContent, repairDraft } from "./channel-rules";
-import { draftOutput } from "./draft-output";
+import { type DraftOutput, draftOutput } from "./draft-output";
 import { type ModerationFlag, moderateContent, moderationError } from "./moderate-content";
 
 /** Model calls per draft: the first try and two more. Each is bounded by the choice's timeout. */
@@ -25,6 +25,58 @@ export type Draft = {
 
 const sum = (a: number | null, b: number | undefined) => (b === undefined ? a : (a ?? 0) + b);
 
+/** Streaming callbacks: each partial draft as the model writes it, and a new attempt starting over. */
+export type DraftStreamHandlers = {
+  onPartial: (draft: DeepPartial<DraftOutput>) => void;
+  onRetry: (attempt: number) => void;
+};
+
+/** The caller went away (Cancel in the studio): stop, retry nothing, save nothing. */
+export class DraftCanceledError extends Error {
+  constructor() {
+    super("The draft was canceled.");
+    this.name = "DraftCanceledError";
+  }
+}
+
+type ModelCall = {
+  model: ReturnType<typeof openTextModel>;
+  system: string;
+  prompt: string;
+  seed: number;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  stream?: DraftStreamHandlers;
+};
+
+/** One model call for a draft: generateText, or streamText with the partial draft passed on as it grows. */
+async function callModel({ model, system, prompt, seed, timeoutMs, signal, stream }: ModelCall) {
+  const settings = {
+    model,
+    system,
+    prompt,
+    output: Output.object({ schema: draftOutput, name: "post_draft" }),
+    seed,
+    maxRetries: 0,
+    timeout: timeoutMs,
+    abortSignal: signal,
+  };
+  if (!stream) {
+    const result = await generateText(settings);
+    return { output: result.output, usage: result.usage };
+  }
+  let streamError: unknown = null;
+  const result = streamText({
+    ...settings,
+    onError: ({ error }) => {
+      streamError = error;
+    },
+  });
+  for await (const partial of result.partialOutputStream) stream.onPartial(partial);
+  if (streamError) throw streamError;
+  return { output: await result.output, usage: await result.usage };
+}
+
 /**
  * Asks the model for a draft, repairs it to the channel's rules, and moderates it. A failed call, unusable
  * output or a flagged draft is tried again, up to MAX_ATTEMPTS; then the last reason is the answer.
@@ -36,6 +88,8 @@ export async function writeDraft({
   bannedWords,
   seed,
   requestId,
+  signal,
+  stream,
 }: {
   choice: TextModelChoice;
   system: string;
@@ -43,6 +97,10 @@ export async function writeDraft({
   bannedWords: string[];
   seed: number;
   requestId?: string;
+  /** Aborts the model call; the draft then fails with DraftCanceledError and nothing is retried. */
+  signal?: AbortSignal;
+  /** Stream the draft as it is written (streamText) instead of waiting for it whole (generateText). */
+  stream?: DraftStreamHandlers;
 }): Promise<Draft> {
   const model = openTextModel(choice);
   const prompt = briefPrompt(brief);
@@ -53,15 +111,17 @@ export async function writeDraft({
 
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     if (BACKOFF_MS[attempt]) await new Promise((resolve) => setTimeout(resolve, BACKOFF_MS[attempt]));
+    if (signal?.aborted) throw new DraftCanceledError();
+    if (attempt > 0) stream?.onRetry(attempt);
     try {
-      const result = await generateText({
+      const result = await callModel({
         model,
         system,
         prompt,
-        output: Output.object({ schema: draftOutput, name: "post_draft" }),
         seed,
-        maxRetries: 0,
-        timeout: choice.timeoutMs,
+        timeoutMs: choice.timeoutMs,
+        signal,
+        stream,
       });
       inputTokens = sum(inputTokens, result.usage.inputTokens);
       outputTokens = sum(outputTokens, result.usage.outputTokens);
@@ -102,6 +162,7 @@ export async function writeDraft({
         outputTokens,
       };
     } catch (error) {
+      if (signal?.aborted) throw new DraftCanceledError();
       flagged = null;
       log.warn("post_draft_failed", {
         requestId,

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { BrandList } from "./_components/brand-list";
+import { BrandList } from "@/components/brands/brand-list";
 
 export const metadata = { title: "Brands" };
 

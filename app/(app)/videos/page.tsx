@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { VideoJobList } from "@/components/video-job-list";
+import { VideoJobList } from "@/components/video/video-job-list";
 
 export const metadata = { title: "Videos" };
 

@@ -44,7 +44,11 @@ export class LocalPostModel implements LanguageModelV3 {
   readonly provider = "local";
   readonly supportedUrls = {};
 
-  constructor(readonly modelId: string) {}
+  constructor(
+    readonly modelId: string,
+    /** How doStream paces its output: characters per delta and the pause after each. */
+    private readonly pace: { chunkChars: number; delayMs: number } = { chunkChars: 16, delayMs: 30 },
+  ) {}
 
   private answer(options: LanguageModelV3CallOptions) {
     const { system, user } = promptText(options);
@@ -66,24 +70,36 @@ export class LocalPostModel implements LanguageModelV3 {
     };
   }
 
+  /**
+   * Streams the same answer a few characters at a time, paced like a model that writes as it thinks, so
+   * the studio can show a draft arriving field by field. Stops when the caller aborts.
+   */
   async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
     const { text, usage } = this.answer(options);
-    const parts: LanguageModelV3StreamPart[] = [
-      { type: "stream-start", warnings: [] },
-      { type: "response-metadata", modelId: this.modelId, timestamp: new Date() },
-      { type: "text-start", id: "text" },
-      ...(text.match(/[\s\S]{1,64}/g) ?? []).map((delta) => ({
-        type: "text-delta" as const,
-        id: "text",
-        delta,
-      })),
-      { type: "text-end", id: "text" },
-      { type: "finish", usage, finishReason: { unified: "stop", raw: "stop" } },
-    ];
+    const signal = options.abortSignal;
+    const chunkChars = this.pace.chunkChars;
+    const delayMs = this.pace.delayMs;
+    const deltas = text.match(new RegExp(`[\\s\\S]{1,${chunkChars}}`, "g")) ?? [];
+    const modelId = this.modelId;
     return {
-      stream: new ReadableStream({
-        start(controller) {
-          for (const part of parts) controller.enqueue(part);
+      stream: new ReadableStream<LanguageModelV3StreamPart>({
+        async start(controller) {
+          const aborted = () => {
+            if (!signal?.aborted) return false;
+            controller.error(signal.reason ?? new DOMException("The stream was aborted.", "AbortError"));
+            return true;
+          };
+          controller.enqueue({ type: "stream-start", warnings: [] });
+          controller.enqueue({ type: "response-metadata", modelId, timestamp: new Date() });
+          controller.enqueue({ type: "text-start", id: "text" });
+          for (const delta of deltas) {
+            if (aborted()) return;
+            controller.enqueue({ type: "text-delta", id: "text", delta });
+            if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+          }
+          if (aborted()) return;
+          controller.enqueue({ type: "text-end", id: "text" });
+          controller.enqueue({ type: "finish", usage, finishReason: { unified: "stop", raw: "stop" } });
           controller.close();
         },
       }),

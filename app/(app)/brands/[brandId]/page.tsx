@@ -1,4 +1,4 @@
-import { BrandSettings } from "./brand-settings";
+import { BrandSettings } from "@/components/brands/brand-settings";
 
 export const metadata = { title: "Brand settings" };
 

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { CreateBrandForm } from "./create-brand-form";
+import { CreateBrandForm } from "@/components/brands/create-brand-form";
 
 export const metadata = { title: "New brand" };
 

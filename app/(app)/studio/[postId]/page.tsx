@@ -1,4 +1,4 @@
-import { PostStudio } from "@/components/post-studio";
+import { PostStudio } from "@/components/studio/post-studio";
 
 export const metadata = { title: "Studio" };
 

@@ -1,4 +1,4 @@
-import { VideoJobView } from "@/components/video-job-view";
+import { VideoJobView } from "@/components/video/video-job-view";
 
 export const metadata = { title: "Video" };
 

@@ -1,5 +1,5 @@
 import { Suspense } from "react";
-import { VideoJobForm } from "@/components/video-job-form";
+import { VideoJobForm } from "@/components/video/video-job-form";
 
 export const metadata = { title: "New video" };
 

@@ -1,16 +1,16 @@
 "use client";
 
-import { useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { Card, ErrorNotice } from "@/components/ui";
+import { AvatarPanel } from "@/components/brands/avatar-panel";
+import { AvatarStatusBadge, BrandAvatar } from "@/components/brands/avatar-status";
+import { BrandForm } from "@/components/brands/brand-form";
+import { Card, ErrorNotice } from "@/components/ui/primitives";
 import { ApiClientError } from "@/lib/client/api-client";
-import { AvatarPanel } from "../_components/avatar-panel";
-import { AvatarStatusBadge, BrandAvatar } from "../_components/avatar-status";
-import { BrandForm } from "../_components/brand-form";
-import { brandContextKey, brandKey, useBrand, useBrandContext } from "../_components/use-brand";
+import { brandChanged, brandQueries } from "@/lib/client/queries";
 
 function PromptPreview({ brandId }: { brandId: string }) {
-  const context = useBrandContext(brandId);
+  const context = useQuery(brandQueries.context(brandId));
   return (
     <Card className="space-y-3">
       <div>
@@ -22,12 +22,20 @@ function PromptPreview({ brandId }: { brandId: string }) {
       {context.isPending && <div className="h-32 animate-pulse rounded-lg bg-slate-100" />}
       {context.error && <ErrorNotice message={context.error.message} onRetry={() => context.refetch()} />}
       {context.data && (
-        <pre
-          data-testid="brand-prompt"
-          className="max-h-96 overflow-auto whitespace-pre-wrap rounded-lg bg-slate-900 p-4 text-xs leading-relaxed text-slate-100"
+        // A scroll box: keyboard users reach it with Tab and scroll it with the arrow keys (WCAG 2.1.1).
+        <section
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be focusable.
+          tabIndex={0}
+          aria-label="The system prompt for this brand"
+          className="max-h-96 overflow-auto rounded-lg bg-slate-900 p-4"
         >
-          {context.data.prompt}
-        </pre>
+          <pre
+            data-testid="brand-prompt"
+            className="whitespace-pre-wrap text-xs leading-relaxed text-slate-100"
+          >
+            {context.data.prompt}
+          </pre>
+        </section>
       )}
     </Card>
   );
@@ -35,7 +43,7 @@ function PromptPreview({ brandId }: { brandId: string }) {
 
 export function BrandSettings({ brandId }: { brandId: string }) {
   const queryClient = useQueryClient();
-  const brand = useBrand(brandId);
+  const brand = useQuery(brandQueries.detail(brandId));
 
   if (brand.isPending) {
     return (
@@ -78,15 +86,7 @@ export function BrandSettings({ brandId }: { brandId: string }) {
         </div>
       </div>
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
-        <BrandForm
-          key={brandId}
-          brand={brand.data}
-          onSaved={(saved) => {
-            queryClient.setQueryData(brandKey(brandId), saved);
-            void queryClient.invalidateQueries({ queryKey: brandContextKey(brandId) });
-            void queryClient.invalidateQueries({ queryKey: ["brands"] });
-          }}
-        />
+        <BrandForm key={brandId} brand={brand.data} onSaved={(saved) => brandChanged(queryClient, saved)} />
         <div className="space-y-6 lg:sticky lg:top-6">
           <AvatarPanel brand={brand.data} />
           <PromptPreview brandId={brandId} />

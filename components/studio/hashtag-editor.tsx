@@ -78,7 +78,7 @@ export function PostHashtags({
           }}
           onKeyDown={onKeyDown}
           placeholder={full ? `At most ${max} hashtags` : "#NewTag"}
-          className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm shadow-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100 disabled:bg-slate-50"
+          className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-1.5 text-sm shadow-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30 disabled:bg-slate-50"
         />
         <button
           type="button"

@@ -1,6 +1,6 @@
 import Link from "next/link";
+import { SignOutButton } from "@/components/auth/sign-out-button";
 import { getSession } from "@/lib/auth/get-session";
-import { SignOutButton } from "./auth/sign-out-button";
 
 export const NAV_ITEMS = [
   { href: "/studio", label: "Studio" },

@@ -1,15 +1,11 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import type { HealthResponse } from "@/lib/contracts/health";
+import { healthQuery } from "@/lib/client/queries";
 
 /** Calls GET /api/health from the browser, so the page shows whether the backend really answers. */
 export function BackendStatus() {
-  const { data, isPending, isError } = useQuery({
-    queryKey: ["health"],
-    queryFn: async (): Promise<HealthResponse> => (await fetch("/api/health")).json(),
-    refetchInterval: 30_000,
-  });
+  const { data, isPending, isError } = useQuery(healthQuery());
   const ok = data?.status === "ok";
   const label = isPending
     ? "Checking backend…"

@@ -2,8 +2,8 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { BrandForm } from "../_components/brand-form";
-import { brandKey } from "../_components/use-brand";
+import { BrandForm } from "@/components/brands/brand-form";
+import { brandChanged } from "@/lib/client/queries";
 
 export function CreateBrandForm() {
   const router = useRouter();
@@ -11,8 +11,7 @@ export function CreateBrandForm() {
   return (
     <BrandForm
       onSaved={(brand) => {
-        queryClient.setQueryData(brandKey(brand.brandId), brand);
-        void queryClient.invalidateQueries({ queryKey: ["brands"] });
+        brandChanged(queryClient, brand);
         router.push(`/brands/${brand.brandId}`);
       }}
     />

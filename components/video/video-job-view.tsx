@@ -1,23 +1,21 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import type { z } from "zod";
-import { Button, Card, ErrorNotice } from "@/components/ui";
+import { Button, Card, ErrorNotice } from "@/components/ui/primitives";
 import { ApiClientError, callApi } from "@/lib/client/api-client";
+import { queryKeys, videoJobQueries } from "@/lib/client/queries";
 import {
   cancelVideoJob,
   type GenerateVideoInput,
   generateVideo,
-  type generateVideoResponse,
   isTerminalVideoStatus,
   type VideoJobView as VideoJob,
 } from "@/lib/contracts/video";
-import { useVideoJob, videoJobKey } from "./video-job-query";
+import { UseInPostButton } from "./use-in-post";
 import { ASPECT_CLASS, ASPECT_LABEL, VideoPoster } from "./video-poster";
 import { formatDuration, formatTimeLeft, VideoStatusBadge } from "./video-status-badge";
-import { UseInPostButton } from "./video-use-in-post";
 
 const STEPS = [
   { label: "Queued", done: (job: VideoJob) => job.status !== "queued" },
@@ -101,16 +99,18 @@ function sameRequest(job: VideoJob): GenerateVideoInput {
 export function VideoJobView({ jobId }: { jobId: string }) {
   const router = useRouter();
   const queryClient = useQueryClient();
-  const polled = useVideoJob(jobId);
+  const polled = useQuery(videoJobQueries.detail(jobId, queryClient));
   const job = polled.data?.job;
 
   const cancel = useMutation({
-    mutationFn: async () => (await callApi<VideoJob>(cancelVideoJob, { params: { jobId } })).data,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: videoJobKey(jobId) }),
+    mutationFn: async () => (await callApi(cancelVideoJob, { params: { jobId } })).data,
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.videoJobs.detail(jobId) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.videoJobs.list() });
+    },
   });
   const retry = useMutation({
-    mutationFn: async (request: GenerateVideoInput) =>
-      (await callApi<z.infer<typeof generateVideoResponse>>(generateVideo, { body: request })).data,
+    mutationFn: async (request: GenerateVideoInput) => (await callApi(generateVideo, { body: request })).data,
     onSuccess: (created) => router.push(`/videos/${created.jobId}`),
   });
 

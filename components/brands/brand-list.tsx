@@ -2,17 +2,13 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import type { z } from "zod";
-import { Card, ErrorNotice } from "@/components/ui";
-import { ApiClientError, callApi } from "@/lib/client/api-client";
-import { type brandListResponse, listBrands } from "@/lib/contracts/brands";
+import { Card, ErrorNotice } from "@/components/ui/primitives";
+import { ApiClientError } from "@/lib/client/api-client";
+import { brandQueries } from "@/lib/client/queries";
 import { AvatarStatusBadge, BrandAvatar } from "./avatar-status";
 
 export function BrandList() {
-  const brands = useQuery({
-    queryKey: ["brands"],
-    queryFn: async () => (await callApi<z.infer<typeof brandListResponse>>(listBrands)).data,
-  });
+  const brands = useQuery(brandQueries.list());
 
   if (brands.isPending) {
     return (

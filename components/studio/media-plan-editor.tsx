@@ -1,6 +1,6 @@
 "use client";
 
-import { PostTextArea } from "@/components/post-form-controls";
+import { PostTextArea } from "@/components/studio/form-controls";
 import { type MediaPlan, mediaFormatFor } from "@/lib/contracts/posts";
 
 const FORMAT_LABELS: Record<MediaPlan["format"], string> = {

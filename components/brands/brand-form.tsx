@@ -2,9 +2,16 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, type TextareaHTMLAttributes, useState } from "react";
-import { Button, Card, ErrorNotice, Field, TextInput } from "@/components/ui";
+import { Button, Card, ErrorNotice, Field, TextInput } from "@/components/ui/primitives";
 import { ApiClientError, callApi } from "@/lib/client/api-client";
-import { BRAND_LIMITS, type BrandResponse, createBrand, updateBrand } from "@/lib/contracts/brands";
+import {
+  BRAND_LIMITS,
+  type BrandResponse,
+  type CreateBrandInput,
+  createBrand,
+  type UpdateBrandInput,
+  updateBrand,
+} from "@/lib/contracts/brands";
 import {
   type BrandDraft,
   changedFields,
@@ -22,7 +29,7 @@ function TextArea(props: TextareaHTMLAttributes<HTMLTextAreaElement>) {
   return (
     <textarea
       {...props}
-      className={`block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100 ${props.className ?? ""}`}
+      className={`block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30 ${props.className ?? ""}`}
     />
   );
 }
@@ -65,10 +72,10 @@ export function BrandForm({
   const [saved, setSaved] = useState(false);
 
   const save = useMutation({
-    mutationFn: async (body: Record<string, unknown>) =>
+    mutationFn: async (body: CreateBrandInput | UpdateBrandInput) =>
       brand
-        ? (await callApi<BrandResponse>(updateBrand, { params: { brandId: brand.brandId }, body })).data
-        : (await callApi<BrandResponse>(createBrand, { body })).data,
+        ? (await callApi(updateBrand, { params: { brandId: brand.brandId }, body })).data
+        : (await callApi(createBrand, { body: body as CreateBrandInput })).data,
     onSuccess: (result) => {
       setDraft(toDraft(result));
       setSaved(true);

@@ -1,17 +1,22 @@
 "use client";
 
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
-import { Button, ErrorNotice } from "@/components/ui";
+import { Button, ErrorNotice } from "@/components/ui/primitives";
 import { callApi } from "@/lib/client/api-client";
+import { postChanged } from "@/lib/client/queries";
 import { updatePost } from "@/lib/contracts/posts";
 
 /** Puts the finished video into its post (PATCH videoUrl), then opens the post in the editor. */
 export function UseInPostButton({ postId, videoUrl }: { postId: string; videoUrl: string }) {
   const router = useRouter();
+  const queryClient = useQueryClient();
   const attach = useMutation({
-    mutationFn: () => callApi(updatePost, { params: { postId }, body: { videoUrl } }),
-    onSuccess: () => router.push(`/studio/${postId}`),
+    mutationFn: async () => (await callApi(updatePost, { params: { postId }, body: { videoUrl } })).data,
+    onSuccess: (post) => {
+      postChanged(queryClient, post);
+      router.push(`/studio/${postId}`);
+    },
   });
   return (
     <>

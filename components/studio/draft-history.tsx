@@ -17,12 +17,12 @@ export function PostDraftHistory({
   return (
     <nav aria-label="Drafts" className="space-y-2">
       <h2 className="text-sm font-semibold text-slate-700">Drafts of this brief</h2>
-      <ol className="space-y-1.5">
+      <ol className="flex gap-2 overflow-x-auto pb-1">
         {drafts.map((draft, index) => {
           const number = drafts.length - index;
           const active = draft.postId === activeId;
           return (
-            <li key={draft.postId}>
+            <li key={draft.postId} className="w-48 shrink-0">
               <button
                 type="button"
                 onClick={() => onSelect(draft.postId)}
@@ -33,7 +33,7 @@ export function PostDraftHistory({
               >
                 <span className="flex items-center justify-between gap-2">
                   <span className="font-medium">Draft {number}</span>
-                  <span className="text-xs text-slate-500">
+                  <span className="text-xs text-slate-600">
                     {unsaved.has(draft.postId) ? "unsaved · " : ""}
                     {new Date(draft.createdAt).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}
                   </span>

@@ -2,30 +2,13 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import type { z } from "zod";
-import { Button, Card, ErrorNotice } from "@/components/ui";
-import { callApi } from "@/lib/client/api-client";
-import { isTerminalVideoStatus, listVideoJobs, type videoJobPage } from "@/lib/contracts/video";
+import { Button, Card, ErrorNotice } from "@/components/ui/primitives";
+import { videoJobQueries } from "@/lib/client/queries";
 import { VideoPoster } from "./video-poster";
 import { formatDuration, VideoStatusBadge } from "./video-status-badge";
 
-type Page = z.infer<typeof videoJobPage>;
-
-/** While a job on screen is still rendering, the list refreshes this often. */
-const ACTIVE_REFRESH_MS = 3000;
-
 export function VideoJobList() {
-  const jobs = useInfiniteQuery({
-    queryKey: ["video-jobs"],
-    initialPageParam: undefined as string | undefined,
-    queryFn: async ({ pageParam }) =>
-      (await callApi<Page>(listVideoJobs, { query: { cursor: pageParam, limit: 20 } })).data,
-    getNextPageParam: (page) => page.nextCursor ?? undefined,
-    refetchInterval: (query) =>
-      query.state.data?.pages.some((page) => page.items.some((job) => !isTerminalVideoStatus(job.status)))
-        ? ACTIVE_REFRESH_MS
-        : false,
-  });
+  const jobs = useInfiniteQuery(videoJobQueries.list());
 
   if (jobs.isPending) return <p className="text-sm text-slate-500">Loading your videos…</p>;
   if (jobs.error) return <ErrorNotice message={jobs.error.message} onRetry={() => jobs.refetch()} />;

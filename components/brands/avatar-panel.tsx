@@ -2,11 +2,11 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type ChangeEvent, useRef, useState } from "react";
-import { Button, Card, ErrorNotice } from "@/components/ui";
+import { Button, Card, ErrorNotice } from "@/components/ui/primitives";
 import { ApiClientError, callApi } from "@/lib/client/api-client";
+import { brandChanged } from "@/lib/client/queries";
 import { AVATAR_UPLOAD, type BrandResponse, uploadAvatar } from "@/lib/contracts/brands";
 import { AvatarStatusBadge } from "./avatar-status";
-import { brandContextKey, brandKey } from "./use-brand";
 
 const MAX_MB = AVATAR_UPLOAD.maxBytes / (1024 * 1024);
 
@@ -19,7 +19,7 @@ function TrainingNote({ endsAt }: { endsAt: string | null }) {
   );
 }
 
-/** Upload the avatar and follow its training; the brand query polls while it trains (see useBrand). */
+/** Upload the avatar and follow its training; the brand query polls while it trains (see brandQueries.detail). */
 export function AvatarPanel({ brand }: { brand: BrandResponse }) {
   const queryClient = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
@@ -29,14 +29,9 @@ export function AvatarPanel({ brand }: { brand: BrandResponse }) {
     mutationFn: async (file: File) => {
       const form = new FormData();
       form.append(AVATAR_UPLOAD.field, file);
-      return (await callApi<BrandResponse>(uploadAvatar, { params: { brandId: brand.brandId }, body: form }))
-        .data;
+      return (await callApi(uploadAvatar, { params: { brandId: brand.brandId }, body: form })).data;
     },
-    onSuccess: (updated) => {
-      queryClient.setQueryData(brandKey(brand.brandId), updated);
-      void queryClient.invalidateQueries({ queryKey: brandContextKey(brand.brandId) });
-      void queryClient.invalidateQueries({ queryKey: ["brands"] });
-    },
+    onSuccess: (updated) => brandChanged(queryClient, updated),
   });
 
   function onFile(event: ChangeEvent<HTMLInputElement>) {

@@ -4,16 +4,14 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { type FormEvent, useState } from "react";
-import type { z } from "zod";
-import { Button, Card, ErrorNotice, Field, TextInput } from "@/components/ui";
+import { Button, Card, ErrorNotice, Field, TextInput } from "@/components/ui/primitives";
 import { ApiClientError, callApi } from "@/lib/client/api-client";
-import { type BrandResponse, type brandListResponse, listBrands } from "@/lib/contracts/brands";
-import { getPost, type post as postSchema } from "@/lib/contracts/posts";
+import { brandQueries, postQueries } from "@/lib/client/queries";
+import type { BrandResponse } from "@/lib/contracts/brands";
 import {
   defaultVideoAspectRatio,
   type GenerateVideoInput,
   generateVideo,
-  type generateVideoResponse,
   SCRIPT_MAX_CHARS,
   SCRIPT_MIN_CHARS,
   VIDEO_ASPECT_RATIOS,
@@ -22,8 +20,6 @@ import {
   type VideoMode,
 } from "@/lib/contracts/video";
 import { ASPECT_LABEL } from "./video-poster";
-
-type Post = z.infer<typeof postSchema>;
 
 /** Why avatar mode cannot be picked for this brand now, or null when it can. */
 function avatarBlocker(brand: BrandResponse | undefined) {
@@ -93,18 +89,10 @@ export function VideoJobForm() {
   const [script, setScript] = useState("");
   const [brief, setBrief] = useState("");
 
-  const brands = useQuery({
-    queryKey: ["brands"],
-    queryFn: async () => (await callApi<z.infer<typeof brandListResponse>>(listBrands)).data.items,
-  });
-  const post = useQuery({
-    queryKey: ["post", postId],
-    enabled: Boolean(postId),
-    queryFn: async () => (await callApi<Post>(getPost, { params: { postId: postId as string } })).data,
-  });
+  const brands = useQuery({ ...brandQueries.list(), select: (list) => list.items });
+  const post = useQuery({ ...postQueries.detail(postId ?? ""), enabled: Boolean(postId) });
   const create = useMutation({
-    mutationFn: async (request: GenerateVideoInput) =>
-      (await callApi<z.infer<typeof generateVideoResponse>>(generateVideo, { body: request })).data,
+    mutationFn: async (request: GenerateVideoInput) => (await callApi(generateVideo, { body: request })).data,
     onSuccess: (created) => router.push(`/videos/${created.jobId}`),
   });
 
@@ -176,7 +164,7 @@ export function VideoJobForm() {
             <span className="block text-xs text-slate-500">
               The caption becomes the script; hashtags, links, emoji and feed-only lines (swipe, link in bio)
               are left out.{" "}
-              <Link href="/videos/new" className="text-brand-600 hover:underline">
+              <Link href="/videos/new" className="text-brand-700 underline">
                 Write a script instead
               </Link>
             </span>

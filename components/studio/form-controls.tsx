@@ -1,7 +1,7 @@
 import type { SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
 
 const CONTROL =
-  "block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-100 disabled:bg-slate-50";
+  "block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30 disabled:bg-slate-50";
 
 export function PostSelect({ className = "", ...props }: SelectHTMLAttributes<HTMLSelectElement>) {
   return <select {...props} className={`${CONTROL} ${className}`} />;

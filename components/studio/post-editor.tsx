@@ -1,0 +1,162 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { DraftDetails } from "@/components/studio/draft-details";
+import { CHANNEL_LABELS, CharacterCount, GOAL_LABELS, PostTextArea } from "@/components/studio/form-controls";
+import { PostHashtags } from "@/components/studio/hashtag-editor";
+import { PostMediaPlan } from "@/components/studio/media-plan-editor";
+import { Button, Card, ErrorNotice } from "@/components/ui/primitives";
+import { CHANNEL_RULES, captionLimit, type PostView } from "@/lib/contracts/posts";
+import { channelRuleIssues, type PostContent } from "@/lib/posts/channel-rules";
+
+/** Where the draft stands: being saved, edited and not saved, saved by the user, or untouched since generated. */
+export function saveState({ post, dirty, saving }: { post: PostView; dirty: boolean; saving: boolean }) {
+  if (saving) return { label: "Saving…", tone: "bg-slate-100 text-slate-700" };
+  if (dirty) return { label: "Unsaved changes", tone: "bg-amber-50 text-amber-800" };
+  if (post.updatedAt !== post.createdAt) {
+    return { label: "Saved", tone: "bg-emerald-50 text-emerald-800" };
+  }
+  return { label: "Not edited yet", tone: "bg-slate-100 text-slate-700" };
+}
+
+/** The caption as it is pasted into the channel: the text, then the hashtags. */
+export const clipboardText = (content: PostContent) =>
+  content.hashtags.length ? `${content.caption}\n\n${content.hashtags.join(" ")}` : content.caption;
+
+function CopyCaption({ content }: { content: PostContent }) {
+  const [copied, setCopied] = useState<"yes" | "failed" | null>(null);
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(clipboardText(content));
+      setCopied("yes");
+    } catch {
+      setCopied("failed");
+    }
+    setTimeout(() => setCopied(null), 2000);
+  }
+  return (
+    <Button variant="secondary" onClick={copy} aria-live="polite">
+      {copied === "yes" ? "Copied" : copied === "failed" ? "Copy failed" : "Copy caption"}
+    </Button>
+  );
+}
+
+export function PostEditor({
+  post,
+  content,
+  dirty,
+  onChange,
+  onSave,
+  saving,
+  saveError,
+  onRegenerate,
+  regenerating,
+}: {
+  post: PostView;
+  content: PostContent;
+  dirty: boolean;
+  onChange: (content: PostContent) => void;
+  onSave: () => void;
+  saving: boolean;
+  saveError: string | null;
+  onRegenerate: () => void;
+  regenerating: boolean;
+}) {
+  const limit = captionLimit(post.channel, content.mediaPlan);
+  const issues = channelRuleIssues(post.channel, content);
+  const state = saveState({ post, dirty, saving });
+
+  return (
+    <Card className="space-y-5">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h2 className="font-semibold">
+            {CHANNEL_LABELS[post.channel]} draft · {GOAL_LABELS[post.goal]}
+          </h2>
+          <p className="text-xs text-slate-600">{post.topic}</p>
+        </div>
+        <span
+          data-testid="save-status"
+          role="status"
+          className={`rounded-full px-2.5 py-1 text-xs font-medium ${state.tone}`}
+        >
+          {state.label}
+        </span>
+      </div>
+
+      <div className="space-y-1.5">
+        <div className="flex items-center justify-between">
+          <label htmlFor="caption" className="text-sm font-medium text-slate-700">
+            Caption
+          </label>
+          <CharacterCount length={content.caption.length} limit={limit} testId="caption-count" />
+        </div>
+        <PostTextArea
+          id="caption"
+          rows={10}
+          value={content.caption}
+          onChange={(event) => onChange({ ...content, caption: event.target.value })}
+          className="leading-relaxed"
+        />
+        {post.channel === "telegram" && (
+          <p className="text-xs text-slate-600">
+            Telegram allows {CHANNEL_RULES.telegram.captionLimitWithMedia.toLocaleString("en")} characters
+            with media, {CHANNEL_RULES.telegram.captionLimit.toLocaleString("en")} without.
+          </p>
+        )}
+      </div>
+
+      <PostHashtags
+        hashtags={content.hashtags}
+        max={CHANNEL_RULES[post.channel].maxHashtags}
+        onChange={(hashtags) => onChange({ ...content, hashtags })}
+      />
+
+      <PostMediaPlan plan={content.mediaPlan} onChange={(mediaPlan) => onChange({ ...content, mediaPlan })} />
+
+      {post.videoUrl && (
+        <div className="space-y-1.5">
+          <span className="text-sm font-medium text-slate-700">Video</span>
+          {/* biome-ignore lint/a11y/useMediaCaption: rendered videos have no caption track yet. */}
+          <video
+            src={post.videoUrl}
+            controls
+            className="w-full rounded-lg bg-black"
+            data-testid="post-video"
+          />
+        </div>
+      )}
+
+      {issues.length > 0 && (
+        <ul
+          role="alert"
+          className="space-y-1 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900"
+        >
+          {issues.map((issue) => (
+            <li key={`${issue.path}${issue.message}`}>{issue.message}</li>
+          ))}
+        </ul>
+      )}
+      {saveError && <ErrorNotice message={saveError} onRetry={onSave} />}
+
+      <div className="flex flex-wrap items-center gap-3 border-t border-slate-100 pt-4">
+        <Button onClick={onSave} disabled={saving || !dirty || issues.length > 0}>
+          {saving ? "Saving…" : "Save"}
+        </Button>
+        <CopyCaption content={content} />
+        <Button variant="secondary" onClick={onRegenerate} disabled={regenerating}>
+          {regenerating ? "Writing…" : "Regenerate"}
+        </Button>
+        <Link
+          href={`/videos/new?postId=${post.postId}`}
+          className="ml-auto text-sm font-medium text-brand-700 hover:text-brand-600"
+        >
+          Make a video →
+        </Link>
+      </div>
+
+      <DraftDetails post={post} />
+    </Card>
+  );
+}

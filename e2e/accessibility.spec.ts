@@ -1,0 +1,76 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page, test } from "@playwright/test";
+import { appPages, newMarketer } from "./support/marketer";
+
+/** Runs axe on what is on screen and fails on any serious or critical violation, naming each one. */
+async function expectNoSeriousViolations(page: Page, label: string) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help}\n` +
+        violation.nodes
+          .slice(0, 5)
+          .map((node) => `    ${node.target.join(" ")}: ${node.failureSummary?.split("\n").join(" ")}`)
+          .join("\n"),
+    );
+  expect(serious, `${label}\n${serious.join("\n")}`).toEqual([]);
+}
+
+async function settle(page: Page) {
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+}
+
+test("signed out: home, sign-in and sign-up pages have no serious accessibility violations", async ({
+  page,
+}) => {
+  for (const path of ["/", "/login", "/signup", "/api-docs"]) {
+    await page.goto(path);
+    await settle(page);
+    await expectNoSeriousViolations(page, path);
+  }
+});
+
+test("signed in: every page, the studio with a draft and a card page after a test run", async ({ page }) => {
+  test.setTimeout(300_000);
+  const marketer = await newMarketer(page, "axe");
+  for (const path of appPages(marketer)) {
+    await page.goto(path);
+    await settle(page);
+    await expectNoSeriousViolations(page, path);
+  }
+
+  // The studio with a draft on screen (and its preview), at desktop and phone width.
+  await page.goto(`/studio/${marketer.postId}`);
+  await expect(page.getByLabel("Caption", { exact: true })).not.toHaveValue("");
+  await expectNoSeriousViolations(page, "studio with a draft");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await expect(page.getByLabel("Caption", { exact: true })).not.toHaveValue("");
+  await expectNoSeriousViolations(page, "studio with a draft, phone width");
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // A card page after its test button ran: the response panel is part of the page.
+  await page.goto("/api-docs/list-brands");
+  await page.getByTestId("send-button").click();
+  await expect(page.getByTestId("contract-verdict")).toBeVisible();
+  await expectNoSeriousViolations(page, "/api-docs/list-brands after a test run");
+});
+
+test("keyboard focus is visible on the channel picker's hidden radios", async ({ page }) => {
+  await newMarketer(page, "focus");
+  await page.goto("/studio");
+  const label = page.locator("label", { has: page.getByRole("radio", { name: "LinkedIn" }) });
+  const outline = () => label.evaluate((element) => getComputedStyle(element).outlineStyle);
+  expect(await outline()).toBe("none");
+  await page.getByRole("combobox", { name: /^Brand/ }).focus();
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("radio", { name: "LinkedIn" })).toBeFocused();
+  expect(await outline()).not.toBe("none");
+  await page.keyboard.press("ArrowLeft");
+  await expect(page.getByRole("radio", { name: "Instagram" })).toBeChecked();
+  const instagram = page.locator("label", { has: page.getByRole("radio", { name: "Instagram" }) });
+  expect(await instagram.evaluate((element) => getComputedStyle(element).outlineStyle)).not.toBe("none");
+});

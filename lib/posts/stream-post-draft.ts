@@ -1,0 +1,109 @@
+import { ApiError } from "@/lib/api/api-error";
+import { errorResponse } from "@/lib/api/handler";
+import type { Principal } from "@/lib/auth/authenticate";
+import { getBrandForPrincipal } from "@/lib/brands/get-brand";
+import {
+  type GeneratePostInput,
+  generatePost,
+  POST_STREAM_CONTENT_TYPE,
+  type PostStreamEvent,
+} from "@/lib/contracts/posts";
+import { log } from "@/lib/log";
+import { checkBrief, savePostDraft, writePostDraft } from "./generate-post-draft";
+import { DraftCanceledError } from "./write-draft";
+
+/** Whether a Generate post request asks for the streamed answer. */
+export const wantsDraftStream = (req: Request) =>
+  (req.headers.get("accept") ?? "").toLowerCase().includes(POST_STREAM_CONTENT_TYPE);
+
+async function errorEvent(error: unknown, requestId: string): Promise<PostStreamEvent> {
+  const response =
+    error instanceof ApiError
+      ? errorResponse(error.code, error.message, requestId, generatePost.id, error)
+      : errorResponse(
+          "internal_error",
+          "Something went wrong on our side. Try again.",
+          requestId,
+          generatePost.id,
+        );
+  const body = (await response.json()) as { error: Extract<PostStreamEvent, { type: "error" }>["error"] };
+  return { type: "error", error: body.error };
+}
+
+/**
+ * Generate post, streamed. The brand, brief length, brand context and brief moderation are checked first, so
+ * their errors are ordinary JSON answers. Then the draft streams as NDJSON while the model writes it; the same
+ * repair, output moderation and bounded retries apply, and the post is saved once, at the end. When the caller
+ * goes away (Cancel), the model call is aborted and nothing is saved.
+ */
+export async function streamPostDraft({
+  principal,
+  input,
+  requestId,
+  signal,
+  headers,
+}: {
+  principal: Principal;
+  input: GeneratePostInput;
+  requestId: string;
+  signal: AbortSignal;
+  headers?: Record<string, string>;
+}): Promise<Response> {
+  const brand = await getBrandForPrincipal({ principal, brandId: input.brandId });
+  await checkBrief({ brand, input, requestId });
+
+  const abort = new AbortController();
+  const stop = () => abort.abort();
+  signal.addEventListener("abort", stop, { once: true });
+  const encoder = new TextEncoder();
+
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      const send = (event: PostStreamEvent) => {
+        if (!abort.signal.aborted) controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`));
+      };
+      try {
+        const draft = await writePostDraft({
+          brand,
+          input,
+          requestId,
+          signal: abort.signal,
+          stream: {
+            onPartial: (partial) => send({ type: "partial", draft: partial }),
+            onRetry: (attempt) => send({ type: "retry", attempt }),
+          },
+        });
+        if (abort.signal.aborted) throw new DraftCanceledError();
+        const post = await savePostDraft({ principal, brand, input, draft, requestId });
+        send({ type: "done", post });
+      } catch (error) {
+        if (error instanceof DraftCanceledError || abort.signal.aborted) {
+          log.info("post_stream_canceled", { requestId, brandId: brand.id });
+        } else {
+          if (!(error instanceof ApiError)) log.error("post_stream_failed", { requestId, error });
+          send(await errorEvent(error, requestId));
+        }
+      } finally {
+        signal.removeEventListener("abort", stop);
+        try {
+          controller.close();
+        } catch {
+          // Already closed by a canceled reader.
+        }
+      }
+    },
+    cancel() {
+      stop();
+    },
+  });
+
+  return new Response(body, {
+    status: 200,
+    headers: {
+      ...headers,
+      "Content-Type": `${POST_STREAM_CONTENT_TYPE}; charset=utf-8`,
+      "Cache-Control": "no-store",
+      "X-Accel-Buffering": "no",
+    },
+  });
+}
