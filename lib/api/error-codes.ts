@@ -14,6 +14,8 @@ export const ERROR_CODES = {
   email_taken: { status: 409, retryable: false },
   idempotency_conflict: { status: 409, retryable: false },
   provider_unavailable: { status: 503, retryable: true },
+  service_unavailable: { status: 503, retryable: true },
+  payload_too_large: { status: 413, retryable: false },
   internal_error: { status: 500, retryable: true },
 } as const satisfies Record<string, { status: number; retryable: boolean }>;
 

@@ -179,7 +179,7 @@ export const updateBrandBody = brandObject({
   monthlyVideoQuota: brandFields.monthlyVideoQuota.optional(),
 })
   .refine((body) => Object.keys(body).length > 0, "Send at least one field to change.")
-  .meta({ id: "UpdateBrandRequest" });
+  .meta({ id: "UpdateBrandRequest", minProperties: 1 });
 
 export type CreateBrandInput = z.output<typeof createBrandBody>;
 export type UpdateBrandInput = z.output<typeof updateBrandBody>;

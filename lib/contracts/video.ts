@@ -58,7 +58,9 @@ export const generateVideoBody = z
         message: "Send exactly one of postId or script.",
       });
     }
-  });
+  })
+  // The same rule for OpenAPI readers and generated clients (JSON Schema cannot see superRefine).
+  .meta({ oneOf: [{ required: ["postId"] }, { required: ["script"] }] });
 
 export type GenerateVideoInput = z.output<typeof generateVideoBody>;
 
@@ -169,7 +171,10 @@ export const getVideoJobStatus = defineOperation({
       schema: videoJob,
       headers: ["ETag", RETRY_AFTER, "Cache-Control"],
     },
-    304: { description: "Nothing changed since the ETag sent in If-None-Match." },
+    304: {
+      description: "Nothing changed since the ETag sent in If-None-Match; no body.",
+      headers: ["ETag", RETRY_AFTER, "Cache-Control"],
+    },
   },
   errors: ["unauthorized", "not_found", "internal_error"],
 });

@@ -21,6 +21,10 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   idempotency_conflict:
     "The same `Idempotency-Key` was sent with a different body, or while the first request is still running.",
   provider_unavailable: "The video provider cannot accept jobs now. No job is created.",
+  service_unavailable:
+    "The database (or another part the service cannot work without) is unreachable. `Retry-After` is set. Nothing was changed.",
+  payload_too_large:
+    "The body is over the operation's limit (JSON 256 KB unless the card says otherwise; uploads 5 MB). Refused before it is read whole.",
   internal_error: "Anything unexpected. The message is generic; the log line carries the requestId.",
 };
 
@@ -28,5 +32,6 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
 export const ERROR_HEADERS: Partial<Record<ErrorCode, string[]>> = {
   unauthorized: ["WWW-Authenticate"],
   avatar_training: ["Retry-After"],
+  service_unavailable: ["Retry-After"],
   rate_limited: ["Retry-After", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"],
 };
