@@ -1,3 +1,4 @@
+import "server-only";
 import path from "node:path";
 
 /** Runtime configuration, read once per call so tests can start servers with their own environment. */

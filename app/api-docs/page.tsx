@@ -4,6 +4,9 @@ import { loadCards } from "@/lib/docs/load-cards";
 
 export const metadata: Metadata = { title: "API docs" };
 
+// Prerendered at build time; anything that would make the page per-request (cookies, headers) fails the build.
+export const dynamic = "error";
+
 const METHOD_ORDER = ["GET", "POST", "PATCH", "DELETE"];
 
 export default function ApiDocsIndexPage() {

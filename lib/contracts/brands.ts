@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { AVATAR_STATUSES } from "@/db/schema";
 import { idOf, isoDateTime } from "./common";
+import { AVATAR_STATUSES } from "./enums";
 import { defineOperation } from "./operation";
 
 /** The limits of a brand profile. The settings page shows them next to the fields. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { VIDEO_JOB_STATUSES } from "@/db/schema";
 import { ERROR_CODE_LIST } from "@/lib/api/error-codes";
 import { cursorPage, idOf, isoDateTime } from "./common";
+import { VIDEO_JOB_STATUSES } from "./enums";
 import { defineOperation } from "./operation";
 
 export const SCRIPT_MIN_CHARS = 20;

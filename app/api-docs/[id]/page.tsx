@@ -13,6 +13,9 @@ type Params = { params: Promise<{ id: string }> };
 
 export const dynamicParams = false;
 
+// Prerendered at build time; anything that would make the page per-request (cookies, headers) fails the build.
+export const dynamic = "error";
+
 // Every card is validated here at build time; one invalid card fails `next build` with its file and field.
 export function generateStaticParams() {
   return loadCards().map(({ card }) => ({ id: card.id }));
