@@ -116,14 +116,21 @@ test("every card page shows all 19 fields, its MDX notes and copyable snippets",
   expect(CARD_FIELDS).toHaveLength(19);
   for (const card of cards) {
     await page.goto(`/api-docs/${card.id}`);
+    // fetch sits in a tab behind curl: open it, then every field is on screen.
+    await expect(page.getByRole("button", { name: "Copy curl" })).toBeVisible();
+    await page.getByRole("tab", { name: "fetch" }).click();
+    await expect(page.getByRole("button", { name: "Copy fetch" })).toBeVisible();
     for (const field of CARD_FIELDS) {
-      await expect(page.locator(`[data-field="${field}"]`).first(), `${card.id}: ${field}`).toBeVisible();
+      await expect(
+        page.locator(`[data-field="${field}"]:visible`).first(),
+        `${card.id}: ${field}`,
+      ).toBeVisible();
     }
-    await expect(page.getByTestId("method-badge").first()).toHaveText(card.method);
+    await expect(page.locator('[data-field="method"]').getByTestId("method-badge")).toHaveText(card.method);
     await expect(page.getByTestId("card-notes")).toBeVisible();
     await expect(page.locator("#errors")).toBeVisible();
-    await expect(page.getByRole("button", { name: "Copy curl" })).toBeVisible();
-    await expect(page.getByRole("button", { name: "Copy fetch" })).toBeVisible();
+    await page.getByRole("tab", { name: "Typed client" }).click();
+    await expect(page.getByTestId("snippet-typed")).toContainText(`client.${card.method}("${card.endpoint}"`);
   }
 });
 

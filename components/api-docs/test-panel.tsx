@@ -193,7 +193,7 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
       className="space-y-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
     >
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 className="text-lg font-semibold">Try it against this backend</h2>
+        <h2 className="text-base font-semibold">Try it</h2>
         <span className="text-xs text-slate-500">
           {needsToken
             ? session.status === "authenticated"
@@ -220,13 +220,13 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
 
       <div className="flex items-center gap-2 rounded-md bg-slate-50 px-3 py-2 font-mono text-sm">
         <span className="font-semibold">{method}</span>
-        <span data-testid="request-url" className="break-all text-slate-700">
+        <span data-testid="request-url" data-field="testPath" className="break-all text-slate-700">
           {url}
         </span>
       </div>
 
       {placeholders.length > 0 && (
-        <div className="grid gap-3 sm:grid-cols-2">
+        <div className="grid gap-3">
           {placeholders.map((name) => (
             <label key={name} className="block text-sm">
               <span className="font-medium">{name}</span>
@@ -280,8 +280,12 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
           </label>
         ))}
 
-      {testBody !== null && (
-        <label className="block text-sm">
+      {testBody === null ? (
+        <p data-field="testBody" className="text-xs text-slate-500">
+          No request body ({method}).
+        </p>
+      ) : (
+        <label data-field="testBody" className="block text-sm">
           <span className="font-medium">
             {multipart ? "Form fields (sent as multipart/form-data)" : "Body"}
           </span>
@@ -361,10 +365,14 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
             </span>
           </div>
           <VerdictBanner check={result.check} />
-          <div className="grid gap-3 lg:grid-cols-2">
-            <JsonPane title="Response body" value={result.body ?? "(no body)"} testId="response-body" />
-            <JsonPane title="mockOutput (from the card)" value={mockOutput} testId="mock-output" />
-          </div>
+          <JsonPane title="Response body" value={result.body ?? "(no body)"} testId="response-body" />
+          {result.check.verdict === "not_implemented" && (
+            <JsonPane
+              title="What it will answer (the card's example)"
+              value={mockOutput}
+              testId="mock-output"
+            />
+          )}
           <details className="rounded-md border border-slate-200 text-sm">
             <summary className="cursor-pointer px-3 py-2 font-medium">
               Response headers ({result.headers.length})
@@ -386,11 +394,8 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
           {jobId && <JobPoller key={jobId} jobId={jobId} />}
         </div>
       ) : (
-        <div className="grid gap-3 lg:grid-cols-2">
-          <div className="grid place-items-center rounded-lg border border-dashed border-slate-300 p-6 text-sm text-slate-500">
-            The real response appears here.
-          </div>
-          <JsonPane title="mockOutput (from the card)" value={mockOutput} testId="mock-output" />
+        <div className="grid place-items-center rounded-lg border border-dashed border-slate-300 p-4 text-sm text-slate-500">
+          The real response appears here, checked against the contract.
         </div>
       )}
     </section>
