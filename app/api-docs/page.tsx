@@ -41,6 +41,21 @@ export default function ApiDocsIndexPage() {
           </a>{" "}
           <span className="text-slate-500">— generated from the same zod contracts the routes use.</span>
         </p>
+        <ul data-testid="api-rules" className="max-w-3xl list-disc space-y-1 pl-5 text-sm text-slate-600">
+          <li>
+            Methods: <code className="font-mono">GET</code> reads, <code className="font-mono">POST</code>{" "}
+            creates or starts work, <code className="font-mono">PATCH</code> changes only the fields sent,{" "}
+            <code className="font-mono">DELETE</code> removes or cancels.
+          </li>
+          <li>
+            Rate limits: <code className="font-mono">X-RateLimit-Reset</code> is a Unix time in seconds (when
+            the window resets); <code className="font-mono">Retry-After</code> is a number of seconds to wait.
+          </li>
+          <li>
+            The test panel never changes your data by surprise: a card that changes or removes something runs
+            on a sandbox resource, or on one you name, and only after you confirm.
+          </li>
+        </ul>
       </header>
       <CardIndex cards={summaries} />
     </div>
