@@ -9,6 +9,16 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import {
+  AVATAR_STATUSES,
+  type AvatarStatus,
+  BRAND_ROLES,
+  VIDEO_JOB_STATUSES,
+  type VideoJobStatus,
+} from "@/lib/contracts/enums";
+
+// Re-exported for the server code that reads them from here; the browser imports lib/contracts/enums.
+export { AVATAR_STATUSES, type AvatarStatus, BRAND_ROLES, VIDEO_JOB_STATUSES, type VideoJobStatus };
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
@@ -54,9 +64,6 @@ export const apiKeys = pgTable(
   (t) => [index("api_keys_user_idx").on(t.userId)],
 );
 
-export const AVATAR_STATUSES = ["none", "training", "ready", "failed"] as const;
-export type AvatarStatus = (typeof AVATAR_STATUSES)[number];
-
 export const brands = pgTable("brands", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
@@ -85,8 +92,6 @@ export const brands = pgTable("brands", {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
-
-export const BRAND_ROLES = ["owner", "editor"] as const;
 
 export const brandMembers = pgTable(
   "brand_members",
@@ -147,9 +152,6 @@ export const posts = pgTable(
   },
   (t) => [index("posts_brand_created_idx").on(t.brandId, t.createdAt, t.id)],
 );
-
-export const VIDEO_JOB_STATUSES = ["queued", "running", "succeeded", "failed", "canceled"] as const;
-export type VideoJobStatus = (typeof VIDEO_JOB_STATUSES)[number];
 
 export const videoJobs = pgTable(
   "video_jobs",

@@ -89,12 +89,15 @@ describe("the OpenAPI document", () => {
     },
   );
 
-  it("documents the Idempotency-Key header exactly where idempotency_conflict can be answered", () => {
+  it("documents Idempotency-Key where idempotency_conflict can be answered, If-None-Match where 304 can", () => {
     for (const operation of operations) {
       const headers = (entryOf(operation).parameters as Json[]).filter(
         (parameter) => parameter.in === "header",
       );
-      const expected = operation.errors.includes("idempotency_conflict") ? ["Idempotency-Key"] : [];
+      const expected = [
+        ...(operation.errors.includes("idempotency_conflict") ? ["Idempotency-Key"] : []),
+        ...(operation.responses[304] ? ["If-None-Match"] : []),
+      ];
       expect(
         headers.map((header) => header.name),
         operation.id,
@@ -102,13 +105,15 @@ describe("the OpenAPI document", () => {
     }
   });
 
-  it("holds the error envelope as a shared component", () => {
-    expect(document.components.schemas.ErrorEnvelope.properties.error.required).toEqual([
-      "code",
-      "message",
-      "retryable",
-      "requestId",
-      "docUrl",
-    ]);
+  it("holds the error envelope as a shared component, one variant per error code", () => {
+    const schemas = document.components.schemas;
+    expect(schemas.ErrorEnvelope.properties.error).toEqual({ $ref: "#/components/schemas/Error" });
+    expect(Object.keys(schemas.Error.discriminator.mapping).sort()).toEqual(Object.keys(ERROR_CODES).sort());
+    for (const code of Object.keys(ERROR_CODES) as (keyof typeof ERROR_CODES)[]) {
+      const variant = schemas[`Error_${code}`];
+      expect(variant.required).toEqual(["code", "message", "retryable", "requestId", "docUrl"]);
+      expect(variant.properties.code.const).toBe(code);
+      expect(variant.properties.retryable.const).toBe(ERROR_CODES[code].retryable);
+    }
   });
 });

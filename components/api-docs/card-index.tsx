@@ -13,6 +13,8 @@ export type CardSummary = {
   status: string;
   owner: string;
   description: string;
+  /** The resource group (Auth, Brands, Posts, Video, System). */
+  group: string;
 };
 
 function FilterGroup({
@@ -77,7 +79,7 @@ export function CardIndex({ cards }: { cards: CardSummary[] }) {
           onChange={(event) => setQuery(event.target.value)}
           placeholder="Search by name, path or description"
           aria-label="Search cards"
-          className="min-w-64 flex-1 rounded-lg border border-slate-300 px-3 py-1.5 text-sm focus:border-brand-500 focus:outline-none"
+          className="w-full min-w-0 flex-1 rounded-lg sm:min-w-64 border border-slate-300 px-3 py-1.5 text-sm focus:border-brand-500 focus:outline-none"
         />
         <FilterGroup label="Status" options={CARD_STATUSES} value={status} onChange={setStatus} />
         <FilterGroup label="Owner" options={CARD_OWNERS} value={owner} onChange={setOwner} />
@@ -103,29 +105,42 @@ export function CardIndex({ cards }: { cards: CardSummary[] }) {
           </button>
         </div>
       ) : (
-        <ul className="divide-y divide-slate-200 overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm">
-          {visible.map((card) => (
-            <li key={card.id} data-testid="card-row" data-card-id={card.id}>
-              <Link
-                href={`/api-docs/${card.id}`}
-                className="flex items-start gap-4 px-5 py-4 hover:bg-slate-50"
-              >
-                <MethodBadge method={card.method} />
-                <div className="min-w-0 flex-1">
-                  <div className="flex flex-wrap items-baseline gap-x-3">
-                    <span className="font-medium text-slate-900">{card.title}</span>
-                    <code className="font-mono text-sm text-slate-500">{card.endpoint}</code>
-                  </div>
-                  <p className="mt-1 text-sm text-slate-600">{card.description}</p>
-                </div>
-                <div className="flex shrink-0 gap-2">
-                  <StatusPill status={card.status} />
-                  <OwnerPill owner={card.owner} />
-                </div>
-              </Link>
-            </li>
+        <div className="space-y-8">
+          {[...new Set(visible.map((card) => card.group))].map((group) => (
+            <section key={group} aria-labelledby={`group-${group}`}>
+              <h2 id={`group-${group}`} className="mb-2 text-lg font-semibold text-slate-900">
+                {group}
+              </h2>
+              <ul className="divide-y divide-slate-200 overflow-hidden rounded-xl border border-slate-200 bg-white shadow-sm">
+                {visible
+                  .filter((card) => card.group === group)
+                  .map((card) => (
+                    <li key={card.id} data-testid="card-row" data-card-id={card.id}>
+                      <Link
+                        href={`/api-docs/${card.id}`}
+                        className="flex flex-wrap items-start gap-x-4 gap-y-2 px-4 py-3 hover:bg-slate-50 focus:bg-slate-50 sm:flex-nowrap sm:px-5 sm:py-4"
+                      >
+                        <MethodBadge method={card.method} />
+                        <div className="min-w-0 flex-1 basis-56">
+                          <div className="flex flex-wrap items-baseline gap-x-3">
+                            <span className="font-medium text-slate-900">{card.title}</span>
+                            <code className="break-all font-mono text-sm text-slate-500">
+                              {card.endpoint}
+                            </code>
+                          </div>
+                          <p className="mt-1 text-sm text-slate-600">{card.description}</p>
+                        </div>
+                        <div className="flex shrink-0 gap-2">
+                          <StatusPill status={card.status} />
+                          <OwnerPill owner={card.owner} />
+                        </div>
+                      </Link>
+                    </li>
+                  ))}
+              </ul>
+            </section>
           ))}
-        </ul>
+        </div>
       )}
     </div>
   );

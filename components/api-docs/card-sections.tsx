@@ -3,7 +3,10 @@ import { ERROR_CODES, type ErrorCode } from "@/lib/api/error-codes";
 import { type Card, errorEntries, fieldEntries, isTodo } from "@/lib/docs/card-schema";
 import { TodoMark } from "./method-badge";
 
-/** One of the card's 19 fields, marked so the page (and its tests) can find each. */
+/**
+ * One of the card's 19 fields, marked so the page (and its tests) can find each, under a heading a reader
+ * can link to (`#input`, `#errors`).
+ */
 export function FieldSection({
   field,
   title,
@@ -15,11 +18,18 @@ export function FieldSection({
   id?: string;
   children: ReactNode;
 }) {
+  const anchor = id ?? field.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
   return (
-    <section id={id} data-field={field} className="scroll-mt-6">
-      <h2 className="mb-2 flex items-baseline gap-2 text-base font-semibold text-slate-900">
+    <section id={anchor} data-field={field} className="scroll-mt-6">
+      <h2 className="group mb-3 flex items-baseline gap-2 text-lg font-semibold text-slate-900">
         {title}
-        <code className="font-mono text-xs font-normal text-slate-400">{field}</code>
+        <a
+          href={`#${anchor}`}
+          aria-label={`Link to ${title}`}
+          className="text-sm font-normal text-slate-300 opacity-0 hover:text-brand-600 focus:opacity-100 group-hover:opacity-100"
+        >
+          #
+        </a>
       </h2>
       {children}
     </section>
@@ -52,74 +62,58 @@ export function BulletList({ items }: { items: string[] | "TODO" }) {
   );
 }
 
-const tableClass = "w-full overflow-hidden rounded-lg border border-slate-200 bg-white text-left text-sm";
-const headClass = "bg-slate-50 text-xs font-medium uppercase tracking-wide text-slate-500";
-
+/** `input` or `success` as a list of fields, Stripe-style: name, type and a note, then the description. */
 export function FieldTable({ list, empty }: { list: Card["input"]; empty: string }) {
   if (isTodo(list)) return <TodoMark />;
   const rows = fieldEntries(list);
   if (rows.length === 0) return <p className="text-sm text-slate-500">{empty}</p>;
   return (
-    <table className={tableClass}>
-      <thead className={headClass}>
-        <tr>
-          <th className="px-3 py-2">Field</th>
-          <th className="px-3 py-2">Type</th>
-          <th className="px-3 py-2">Description</th>
-        </tr>
-      </thead>
-      <tbody className="divide-y divide-slate-100">
-        {rows.map((row) => (
-          <tr key={row.name} className="align-top">
-            <td className="whitespace-nowrap px-3 py-2 font-mono text-[13px] font-medium">
-              {row.name}
-              {row.optional && <span className="ml-1 text-xs font-normal text-slate-400">optional</span>}
-            </td>
-            <td className="px-3 py-2 font-mono text-[13px] text-slate-600">{row.type}</td>
-            <td className="px-3 py-2 text-slate-700">
-              <InlineText text={row.description} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <dl className="divide-y divide-slate-200 border-y border-slate-200">
+      {rows.map((row) => (
+        <div key={row.name} className="py-3">
+          <dt className="flex flex-wrap items-baseline gap-x-2">
+            <span className="font-mono text-[13px] font-semibold text-slate-900">{row.name}</span>
+            <span className="font-mono text-xs text-slate-500">{row.type}</span>
+            {row.optional ? (
+              <span className="text-xs text-slate-400">optional</span>
+            ) : (
+              <span className="text-xs font-medium text-amber-700">required</span>
+            )}
+          </dt>
+          <dd className="mt-1 text-sm leading-relaxed text-slate-700">
+            <InlineText text={row.description} />
+          </dd>
+        </div>
+      ))}
+    </dl>
   );
 }
 
+/** The `errors` list: code, HTTP status and whether a retry may help, then when it happens. */
 export function ErrorTable({ list }: { list: Card["errors"] }) {
   if (isTodo(list)) return <TodoMark />;
   return (
-    <table className={tableClass}>
-      <thead className={headClass}>
-        <tr>
-          <th className="px-3 py-2">Code</th>
-          <th className="px-3 py-2">HTTP</th>
-          <th className="px-3 py-2">When</th>
-          <th className="px-3 py-2">Retryable</th>
-        </tr>
-      </thead>
-      <tbody className="divide-y divide-slate-100">
-        {errorEntries(list).map((row) => (
-          <tr key={row.code} id={`error-${row.code}`} className="align-top">
-            <td className="whitespace-nowrap px-3 py-2 font-mono text-[13px] font-medium">{row.code}</td>
-            <td className="px-3 py-2 font-mono text-[13px] text-slate-600">
+    <dl className="divide-y divide-slate-200 border-y border-slate-200">
+      {errorEntries(list).map((row) => (
+        <div key={row.code} id={`error-${row.code}`} className="scroll-mt-6 py-3">
+          <dt className="flex flex-wrap items-center gap-2">
+            <span className="font-mono text-xs font-semibold text-slate-600">
               {ERROR_CODES[row.code as ErrorCode]?.status ?? "?"}
-            </td>
-            <td className="px-3 py-2 text-slate-700">
-              <InlineText text={row.condition} />
-            </td>
-            <td className="px-3 py-2">
-              <span
-                className={`rounded-full px-2 py-0.5 text-xs font-medium ${
-                  row.retryable ? "bg-emerald-50 text-emerald-700" : "bg-slate-100 text-slate-600"
-                }`}
-              >
-                {row.retryable ? "yes" : "no"}
-              </span>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+            </span>
+            <span className="font-mono text-[13px] font-semibold text-slate-900">{row.code}</span>
+            <span
+              className={`rounded-full px-2 py-0.5 text-xs font-medium ${
+                row.retryable ? "bg-emerald-50 text-emerald-700" : "bg-slate-100 text-slate-600"
+              }`}
+            >
+              {row.retryable ? "retryable" : "not retryable"}
+            </span>
+          </dt>
+          <dd className="mt-1 text-sm leading-relaxed text-slate-700">
+            <InlineText text={row.condition} />
+          </dd>
+        </div>
+      ))}
+    </dl>
   );
 }

@@ -7,6 +7,7 @@ export function CodeBlock({
   copy = true,
   wrap = false,
   testId,
+  field,
 }: {
   title: string;
   code: string;
@@ -14,15 +15,21 @@ export function CodeBlock({
   /** Wraps long lines (JSON to read) instead of scrolling them (commands to copy). */
   wrap?: boolean;
   testId?: string;
+  /** The card field this block shows, for the page's field markers. */
+  field?: string;
 }) {
   return (
-    <figure data-testid={testId} className="overflow-hidden rounded-lg bg-slate-900 text-slate-100 shadow-sm">
+    <figure
+      data-testid={testId}
+      data-field={field}
+      className="overflow-hidden rounded-lg bg-slate-900 text-slate-100 shadow-sm"
+    >
       <figcaption className="flex items-center justify-between border-b border-slate-700 px-4 py-2 text-xs text-slate-400">
         <span>{title}</span>
         {copy && <CopyButton text={code} label={`Copy ${title}`} />}
       </figcaption>
       <pre
-        className={`overflow-x-auto p-4 text-[13px] leading-relaxed ${wrap ? "whitespace-pre-wrap [overflow-wrap:anywhere]" : ""}`}
+        className={`max-h-[24rem] overflow-auto p-4 text-[13px] leading-relaxed ${wrap ? "whitespace-pre-wrap [overflow-wrap:anywhere]" : ""}`}
       >
         <code>{code}</code>
       </pre>

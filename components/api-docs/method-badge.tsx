@@ -32,10 +32,14 @@ export function StatusPill({ status }: { status: string }) {
   );
 }
 
+/** The card's `owner`, in words: the team that answers questions about the operation. */
 export function OwnerPill({ owner }: { owner: string }) {
   return (
-    <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-medium text-slate-700">
-      owner: {owner}
+    <span
+      title="The team that maintains this operation"
+      className="rounded-full bg-slate-100 px-2.5 py-0.5 text-xs font-medium text-slate-700"
+    >
+      {owner === "TODO" ? "Maintainer not set" : `Maintained by the ${owner} team`}
     </span>
   );
 }

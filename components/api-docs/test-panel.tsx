@@ -7,8 +7,11 @@ import { operations } from "@/lib/contracts";
 import { operationUrl } from "@/lib/contracts/operation";
 import { type ContractCheck, checkResponse, isUnknownRoute } from "@/lib/docs/check-response";
 import { fillJson, fillPath, firstItem, NONCE, newNonce, PLACEHOLDER_SOURCES } from "@/lib/docs/placeholders";
+import { testSafetyOf } from "@/lib/docs/test-safety";
 import { formatJson } from "./code-block";
 import { JobPoller } from "./job-poller";
+import { ConfirmChange, SafetyNote, SandboxButton } from "./safety-gate";
+import { describeTarget, type Target } from "./sandbox";
 import { type LiveResponse, sendRequest } from "./send-request";
 import { fileFieldsOf, formDataOf, isMultipart } from "./upload-fields";
 import { VerdictBanner } from "./verdict-banner";
@@ -70,6 +73,15 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
   const [result, setResult] = useState<Result | null>(null);
   const [sending, setSending] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  const safety = useMemo(
+    () => testSafetyOf({ id: cardId, method, endpoint: testPath.split("?")[0], testBody }),
+    [cardId, method, testPath, testBody],
+  );
+  // A changing operation's target is never filled from the user's data: only a sandbox or a typed id.
+  const target = safety.kind === "change" ? safety.param : undefined;
+  const autoFilled = useMemo(() => placeholders.filter((name) => name !== target), [placeholders, target]);
+  const [chosen, setChosen] = useState<Target | null>(null);
+  const [confirming, setConfirming] = useState(false);
 
   const bodyError = useMemo(() => {
     if (testBody === null) return null;
@@ -87,10 +99,10 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
     let canceled = false;
     (async () => {
       const found: Record<string, string> = {};
-      for (const name of lookupOrder(placeholders)) {
+      for (const name of lookupOrder(autoFilled)) {
         // Names the card does not show (a brandId a post list needs) are looked up quietly.
         const note = (lookup: Lookup) =>
-          placeholders.includes(name) && setLookups((current) => ({ ...current, [name]: lookup }));
+          autoFilled.includes(name) && setLookups((current) => ({ ...current, [name]: lookup }));
         const source = PLACEHOLDER_SOURCES[name];
         const list = source && operations.find((candidate) => candidate.id === source.listOperation);
         if (!source || !list) {
@@ -118,7 +130,7 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
         } catch {}
         if (canceled) return;
         note(lookup);
-        if (placeholders.includes(name) && found[name]) {
+        if (autoFilled.includes(name) && found[name]) {
           setValues((current) => (current[name] ? current : { ...current, [name]: found[name] }));
         }
       }
@@ -126,7 +138,7 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
     return () => {
       canceled = true;
     };
-  }, [session.status, placeholders]);
+  }, [session.status, autoFilled]);
 
   const url = fillPath(testPath, values);
   const missing = placeholders.filter((name) => !values[name]);
@@ -138,7 +150,18 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
     return multipart ? formDataOf(JSON.parse(json), fileFields, files) : json;
   };
 
+  /** Send: a changing operation first asks for a confirmation naming its target and the change. */
+  const pressSend = async () => {
+    if (safety.kind !== "change") return send();
+    const id = target ? values[target] : undefined;
+    if (id && chosen?.id !== id) {
+      setChosen(await describeTarget(safety.resource, id));
+    }
+    setConfirming(true);
+  };
+
   const send = async () => {
+    setConfirming(false);
     setSending(true);
     setFailure(null);
     try {
@@ -170,7 +193,7 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
       className="space-y-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm"
     >
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <h2 className="text-lg font-semibold">Try it against this backend</h2>
+        <h2 className="text-base font-semibold">Try it</h2>
         <span className="text-xs text-slate-500">
           {needsToken
             ? session.status === "authenticated"
@@ -197,25 +220,42 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
 
       <div className="flex items-center gap-2 rounded-md bg-slate-50 px-3 py-2 font-mono text-sm">
         <span className="font-semibold">{method}</span>
-        <span data-testid="request-url" className="break-all text-slate-700">
+        <span data-testid="request-url" data-field="testPath" className="break-all text-slate-700">
           {url}
         </span>
       </div>
 
       {placeholders.length > 0 && (
-        <div className="grid gap-3 sm:grid-cols-2">
+        <div className="grid gap-3">
           {placeholders.map((name) => (
             <label key={name} className="block text-sm">
               <span className="font-medium">{name}</span>
               <input
                 data-testid={`param-${name}`}
                 value={values[name] ?? ""}
-                onChange={(event) => setValues((current) => ({ ...current, [name]: event.target.value }))}
-                placeholder={lookups[name]?.state === "looking" ? "Looking it up…" : `{${name}}`}
+                onChange={(event) => {
+                  setValues((current) => ({ ...current, [name]: event.target.value }));
+                  if (name === target) {
+                    setChosen(null);
+                    setConfirming(false);
+                  }
+                }}
+                placeholder={
+                  name === target
+                    ? "Use a sandbox, or type an id"
+                    : lookups[name]?.state === "looking"
+                      ? "Looking it up…"
+                      : `{${name}}`
+                }
                 className="mt-1 w-full rounded-md border border-slate-300 px-2 py-1.5 font-mono text-sm focus:border-brand-500 focus:outline-none"
               />
               {lookups[name]?.note && (
                 <span className="mt-1 block text-xs text-slate-500">{lookups[name].note}</span>
+              )}
+              {name === target && chosen?.sandbox && chosen.id === values[name] && (
+                <span data-testid="sandbox-target" className="mt-1 block text-xs text-amber-800">
+                  Sandbox: {chosen.label}
+                </span>
               )}
             </label>
           ))}
@@ -240,8 +280,12 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
           </label>
         ))}
 
-      {testBody !== null && (
-        <label className="block text-sm">
+      {testBody === null ? (
+        <p data-field="testBody" className="text-xs text-slate-500">
+          No request body ({method}).
+        </p>
+      ) : (
+        <label data-field="testBody" className="block text-sm">
           <span className="font-medium">
             {multipart ? "Form fields (sent as multipart/form-data)" : "Body"}
           </span>
@@ -257,11 +301,24 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
         </label>
       )}
 
+      <SafetyNote safety={safety} fill={(text) => fillJson(text, values)} />
+      {safety.kind === "change" && (
+        <SandboxButton
+          safety={safety}
+          disabled={blockedBySignIn || sending}
+          onTarget={(made) => {
+            setChosen(made);
+            setConfirming(false);
+            if (target) setValues((current) => ({ ...current, [target]: made.id }));
+          }}
+        />
+      )}
+
       <div className="flex items-center gap-3">
         <button
           type="button"
           data-testid="send-button"
-          onClick={send}
+          onClick={pressSend}
           disabled={sending || blockedBySignIn || Boolean(bodyError)}
           className="rounded-lg bg-brand-600 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-50"
         >
@@ -273,6 +330,17 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
           </span>
         )}
       </div>
+
+      {confirming && safety.kind === "change" && (
+        <ConfirmChange
+          safety={safety}
+          method={method}
+          url={url}
+          target={target && values[target] ? chosen : null}
+          onConfirm={send}
+          onCancel={() => setConfirming(false)}
+        />
+      )}
 
       {failure && (
         <div className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-800 ring-1 ring-red-200">
@@ -297,10 +365,14 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
             </span>
           </div>
           <VerdictBanner check={result.check} />
-          <div className="grid gap-3 lg:grid-cols-2">
-            <JsonPane title="Response body" value={result.body ?? "(no body)"} testId="response-body" />
-            <JsonPane title="mockOutput (from the card)" value={mockOutput} testId="mock-output" />
-          </div>
+          <JsonPane title="Response body" value={result.body ?? "(no body)"} testId="response-body" />
+          {result.check.verdict === "not_implemented" && (
+            <JsonPane
+              title="What it will answer (the card's example)"
+              value={mockOutput}
+              testId="mock-output"
+            />
+          )}
           <details className="rounded-md border border-slate-200 text-sm">
             <summary className="cursor-pointer px-3 py-2 font-medium">
               Response headers ({result.headers.length})
@@ -322,11 +394,8 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
           {jobId && <JobPoller key={jobId} jobId={jobId} />}
         </div>
       ) : (
-        <div className="grid gap-3 lg:grid-cols-2">
-          <div className="grid place-items-center rounded-lg border border-dashed border-slate-300 p-6 text-sm text-slate-500">
-            The real response appears here.
-          </div>
-          <JsonPane title="mockOutput (from the card)" value={mockOutput} testId="mock-output" />
+        <div className="grid place-items-center rounded-lg border border-dashed border-slate-300 p-4 text-sm text-slate-500">
+          The real response appears here, checked against the contract.
         </div>
       )}
     </section>

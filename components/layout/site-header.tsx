@@ -1,6 +1,8 @@
+"use client";
+
 import Link from "next/link";
+import { useSession } from "next-auth/react";
 import { SignOutButton } from "@/components/auth/sign-out-button";
-import { getSession } from "@/lib/auth/get-session";
 
 export const NAV_ITEMS = [
   { href: "/studio", label: "Studio" },
@@ -10,42 +12,48 @@ export const NAV_ITEMS = [
   { href: "/settings", label: "Settings" },
 ] as const;
 
-export async function SiteHeader() {
-  const session = await getSession();
+/**
+ * The header is a client island: it reads the session in the browser (next-auth's SessionProvider), so
+ * no page has to read cookies on the server just to render it, and the docs pages stay static.
+ */
+export function SiteHeader() {
+  const session = useSession();
   return (
     <header className="border-b border-slate-200 bg-white">
-      <div className="mx-auto flex h-14 max-w-6xl items-center gap-8 px-6">
+      <div className="mx-auto flex min-h-14 max-w-6xl flex-wrap items-center gap-x-8 gap-y-1 px-4 py-2 sm:px-6">
         <Link href="/" className="flex items-center gap-2 font-semibold tracking-tight">
           <span className="grid size-7 place-items-center rounded-md bg-brand-600 text-sm text-white">B</span>
           Brand Studio
         </Link>
-        <nav aria-label="Main" className="flex gap-1 text-sm">
-          {NAV_ITEMS.map((item) => (
-            <Link
-              key={item.href}
-              href={item.href}
-              className="rounded-md px-3 py-1.5 text-slate-600 hover:bg-slate-100 hover:text-slate-900"
-            >
-              {item.label}
-            </Link>
-          ))}
-        </nav>
-        <div className="ml-auto flex items-center gap-2 text-sm">
-          {session?.user ? (
+        <div className="order-last -mx-1 w-full overflow-x-auto sm:order-none sm:mx-0 sm:w-auto">
+          <nav aria-label="Main" className="flex gap-1 text-sm">
+            {NAV_ITEMS.map((item) => (
+              <Link
+                key={item.href}
+                href={item.href}
+                className="whitespace-nowrap rounded-md px-3 py-1.5 text-slate-600 hover:bg-slate-100 hover:text-slate-900"
+              >
+                {item.label}
+              </Link>
+            ))}
+          </nav>
+        </div>
+        <div className="ml-auto flex min-h-8 items-center gap-2 text-sm">
+          {session.status === "authenticated" ? (
             <>
-              <span data-testid="signed-in-as" className="text-slate-500">
-                {session.user.email}
+              <span data-testid="signed-in-as" className="hidden text-slate-500 sm:inline">
+                {session.data.user?.email}
               </span>
               <SignOutButton />
             </>
-          ) : (
+          ) : session.status === "unauthenticated" ? (
             <Link
               href="/login"
               className="rounded-md bg-brand-600 px-3 py-1.5 font-medium text-white hover:bg-brand-700"
             >
               Sign in
             </Link>
-          )}
+          ) : null}
         </div>
       </div>
     </header>

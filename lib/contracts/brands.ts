@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { AVATAR_STATUSES } from "@/db/schema";
 import { idOf, isoDateTime, userText } from "./common";
+import { AVATAR_STATUSES } from "./enums";
 import { defineOperation } from "./operation";
 
 /** The limits of a brand profile. The settings page shows them next to the fields. */
@@ -177,7 +177,7 @@ export const updateBrandBody = brandObject({
   monthlyVideoQuota: brandFields.monthlyVideoQuota.optional(),
 })
   .refine((body) => Object.keys(body).length > 0, "Send at least one field to change.")
-  .meta({ id: "UpdateBrandRequest" });
+  .meta({ id: "UpdateBrandRequest", minProperties: 1 });
 
 export type CreateBrandInput = z.output<typeof createBrandBody>;
 export type UpdateBrandInput = z.output<typeof updateBrandBody>;

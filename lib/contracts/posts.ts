@@ -179,7 +179,8 @@ export const updatePostBody = z
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), {
     message: "Send at least one of caption, mediaPlan, hashtags or videoUrl.",
-  });
+  })
+  .meta({ minProperties: 1 });
 
 export type UpdatePostInput = z.infer<typeof updatePostBody>;
 

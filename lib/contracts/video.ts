@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { VIDEO_JOB_STATUSES } from "@/db/schema";
 import { ERROR_CODE_LIST } from "@/lib/api/error-codes";
 import { cursorPage, idOf, isoDateTime, pageCursor, userText } from "./common";
+import { VIDEO_JOB_STATUSES } from "./enums";
 import { defineOperation } from "./operation";
 import type { Channel } from "./posts";
 
@@ -83,7 +83,9 @@ export const generateVideoBody = z
         message: "Send exactly one of postId or script.",
       });
     }
-  });
+  })
+  // The same rule for OpenAPI readers and generated clients (JSON Schema cannot see superRefine).
+  .meta({ oneOf: [{ required: ["postId"] }, { required: ["script"] }] });
 
 export type GenerateVideoInput = z.output<typeof generateVideoBody>;
 
@@ -197,7 +199,10 @@ export const getVideoJobStatus = defineOperation({
       schema: videoJob,
       headers: ["ETag", RETRY_AFTER, "Cache-Control"],
     },
-    304: { description: "Nothing changed since the ETag sent in If-None-Match." },
+    304: {
+      description: "Nothing changed since the ETag sent in If-None-Match; no body.",
+      headers: ["ETag", RETRY_AFTER, "Cache-Control"],
+    },
   },
   errors: ["unauthorized", "not_found", "service_unavailable", "internal_error"],
 });

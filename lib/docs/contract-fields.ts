@@ -28,6 +28,14 @@ function topLevelFields(schema: z.ZodType, io: "input" | "output") {
   const branchesOf = (node: JsonSchema): JsonSchema[] => {
     const resolved = resolve(node);
     const union = resolved.anyOf ?? resolved.oneOf;
+    // An object with a constraint-only union (`oneOf: [{ required: ["postId"] }, …]`): each branch is the
+    // object plus that branch's requirements.
+    if (union && resolved.properties) {
+      return union.flatMap(branchesOf).map((branch) => ({
+        properties: { ...resolved.properties, ...branch.properties },
+        required: [...(resolved.required ?? []), ...(branch.required ?? [])],
+      }));
+    }
     if (union) return union.flatMap(branchesOf);
     if (resolved.allOf) {
       return [

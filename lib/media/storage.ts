@@ -1,3 +1,4 @@
+import "server-only";
 import { getEnv } from "@/lib/config";
 import { localMediaStorage } from "./local-storage";
 import { isSafeKey } from "./media-key";

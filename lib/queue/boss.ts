@@ -1,3 +1,4 @@
+import "server-only";
 import type { PgBoss } from "pg-boss";
 import { getDatabase } from "@/db/client";
 import { getEnv } from "@/lib/config";

@@ -16,10 +16,11 @@ export type WorkerProcess = {
 
 /**
  * Starts `npm run worker` as one plain node process (node --import tsx, so a signal reaches the worker
- * itself rather than a wrapper), sharing the test server's database and media folder.
+ * itself rather than a wrapper), sharing the test server's database and media folder. The react-server
+ * condition lets the `import "server-only"` of db and the services load outside Next, as in `npm run worker`.
  */
 export function startWorkerProcess(env: Record<string, string | undefined>): WorkerProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", "worker/index.ts"], {
+  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "worker/index.ts"], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],

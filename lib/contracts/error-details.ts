@@ -1,0 +1,47 @@
+import { z } from "zod";
+import type { ErrorCode } from "@/lib/api/error-codes";
+
+/**
+ * The `details` each error code carries (DESIGN §4), as the services send it. A code that is not listed
+ * sends no `details`. The OpenAPI document builds its discriminated ErrorEnvelope from this map, so a
+ * generated client types `error.details` by `error.code`.
+ */
+export const ERROR_DETAILS: Partial<Record<ErrorCode, z.ZodType>> = {
+  invalid_request: z
+    .array(
+      z.object({
+        path: z.string().describe("The field, as a dotted path (`mediaPlan.items.0.altText`), or `(body)`."),
+        message: z.string(),
+      }),
+    )
+    .describe("One entry per invalid field."),
+  brief_too_short: z.object({
+    words: z.int(),
+    characters: z.int(),
+    minWords: z.int(),
+    minCharacters: z.int(),
+  }),
+  brand_context_missing: z.object({
+    brandId: z.string(),
+    missing: z.array(z.enum(["tone", "voice"])),
+  }),
+  moderation_required: z.object({
+    stage: z.enum(["brief", "output"]).describe("What was flagged: the brief or the generated text."),
+    categories: z.array(z.string()),
+    terms: z.array(z.string()).describe("Banned or policy words found, to show the marketer."),
+  }),
+  brand_not_ready: z
+    .object({
+      missing: z.array(z.enum(["name", "tone"])).optional(),
+      avatarStatus: z.enum(["none", "training", "ready", "failed"]).optional(),
+    })
+    .describe(
+      "`missing` when the brand lacks a name or tone; `avatarStatus` when avatar mode has no avatar.",
+    ),
+  avatar_training: z.object({ retryAfterSeconds: z.int().describe("The same value as `Retry-After`.") }),
+  quota_exceeded: z.object({
+    limit: z.int(),
+    used: z.int(),
+    resetsAt: z.iso.datetime({ offset: true }).describe("When the quota starts over (UTC month)."),
+  }),
+};
