@@ -3,17 +3,27 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import {
-  createTestDatabase,
-  freePort,
-  spawnNext,
-  TEST_DIST_DIR,
-  waitForHealth,
-} from "../test/support/test-server";
+import { createTestDatabase, freePort, TEST_DIST_DIR, waitForHealth } from "../test/support/test-server";
 import { startWorkerProcess, type WorkerProcess } from "../test/support/video-worker-process";
 
 export const ROOT = path.resolve(__dirname, "..");
-export const BASELINE_DIR = path.join(ROOT, "bench", "baseline-next");
+const BASELINE_SOURCE = path.join(ROOT, "bench", "baseline-next");
+/**
+ * The baseline is built outside the repository: inside it, Turbopack also bundles our instrumentation.ts
+ * into the baseline. It gets a node_modules link to ours, and Turbopack's root is the filesystem root.
+ */
+export const BASELINE_DIR = path.join(os.tmpdir(), "brand-studio-bench-baseline");
+
+function stageBaseline() {
+  fs.mkdirSync(BASELINE_DIR, { recursive: true });
+  fs.cpSync(BASELINE_SOURCE, BASELINE_DIR, { recursive: true });
+  fs.writeFileSync(
+    path.join(BASELINE_DIR, "package.json"),
+    JSON.stringify({ name: "brand-studio-bench-baseline", private: true }),
+  );
+  const link = path.join(BASELINE_DIR, "node_modules");
+  if (!fs.existsSync(link)) fs.symlinkSync(path.join(ROOT, "node_modules"), link, "dir");
+}
 const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
 
 export type Running = { name: string; url: string; pid: number; stop: () => Promise<void> };
@@ -50,7 +60,7 @@ function stopper(child: ChildProcess, after?: () => Promise<void>) {
 export function buildAll(rebuild: boolean) {
   const build = (cwd: string, distDir: string, env: Record<string, string>) => {
     if (!rebuild && fs.existsSync(path.join(distDir, "BUILD_ID"))) return;
-    console.log(`bench: building ${path.relative(ROOT, cwd) || "the app"} …`);
+    console.log(`bench: building ${cwd === ROOT ? "the app" : "the baseline"} in ${cwd} …`);
     execFileSync(process.execPath, [NEXT_BIN, "build"], {
       cwd,
       stdio: ["ignore", "inherit", "inherit"],
@@ -58,6 +68,7 @@ export function buildAll(rebuild: boolean) {
     });
   };
   build(ROOT, path.join(ROOT, TEST_DIST_DIR), { NEXT_DIST_DIR: TEST_DIST_DIR });
+  stageBaseline();
   build(BASELINE_DIR, path.join(BASELINE_DIR, ".next"), {});
 }
 
@@ -120,7 +131,7 @@ export async function startApp(options: {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bs-bench-"));
   const database = options.postgresUrl ? await createTestDatabase(options.postgresUrl) : undefined;
   const cpuProfileDir = options.cpuProfile ? fs.mkdtempSync(path.join(os.tmpdir(), "bs-prof-")) : undefined;
-  const child = spawnNext(port, {
+  const env = {
     PORT: String(port),
     DATA_DIR: dataDir,
     DATABASE_URL: database?.url ?? "",
@@ -131,8 +142,23 @@ export async function startApp(options: {
     RATE_LIMIT_GENERATE_PER_MINUTE: "100000",
     RATE_LIMIT_VIDEO_PER_MINUTE: "100000",
     VIDEO_MONTHLY_QUOTA: "100000",
-    NODE_OPTIONS: cpuProfileDir ? `--cpu-prof --cpu-prof-dir=${cpuProfileDir}` : undefined,
-  });
+  };
+  // Like the tests' spawnNext, plus node's own flags (--cpu-prof is not allowed in NODE_OPTIONS).
+  const child = spawn(
+    process.execPath,
+    [
+      ...(cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`] : []),
+      NEXT_BIN,
+      "start",
+      "-p",
+      String(port),
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, NEXT_DIST_DIR: TEST_DIST_DIR, NEXT_TELEMETRY_DISABLED: "1", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let output = "";
   child.stdout?.on("data", (chunk) => {
     output += chunk;
