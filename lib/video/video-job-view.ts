@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import type { VideoJob } from "@/db/schema";
 import type { ErrorCode } from "@/lib/api/error-codes";
 import { isTerminalVideoStatus, type VideoJobView } from "@/lib/contracts/video";
@@ -6,8 +5,32 @@ import { isTerminalVideoStatus, type VideoJobView } from "@/lib/contracts/video"
 /** Seconds the client waits between polls while a job is not finished. */
 export const POLL_SECONDS = 2;
 
+/** The columns of a video_jobs row that the view shows. */
+export type VideoJobViewRow = Pick<
+  VideoJob,
+  | "id"
+  | "brandId"
+  | "postId"
+  | "mode"
+  | "status"
+  | "progress"
+  | "estimatedSeconds"
+  | "videoUrl"
+  | "thumbnailUrl"
+  | "durationSeconds"
+  | "errorCode"
+  | "errorMessage"
+  | "errorRetryable"
+  | "createdAt"
+  | "startedAt"
+  | "finishedAt"
+  | "script"
+  | "brief"
+  | "referenceVideoId"
+>;
+
 /** A video_jobs row as the API shows it (DESIGN §5, Video job status). */
-export function toVideoJobView(job: VideoJob): VideoJobView {
+export function toVideoJobView(job: VideoJobViewRow): VideoJobView {
   return {
     jobId: job.id,
     brandId: job.brandId,
@@ -35,9 +58,4 @@ export function toVideoJobView(job: VideoJob): VideoJobView {
     brief: job.brief,
     referenceVideoId: job.referenceVideoId,
   };
-}
-
-/** A strong ETag over exactly what the client sees, so an unchanged status answers 304. */
-export function videoJobETag(view: VideoJobView) {
-  return `"${createHash("sha256").update(JSON.stringify(view)).digest("base64url").slice(0, 27)}"`;
 }
