@@ -1,16 +1,23 @@
 import fs from "node:fs";
 import path from "node:path";
+import vm from "node:vm";
 import zlib from "node:zlib";
 
 export type PageSize = { route: string; files: number; gzipBytes: number };
 
-function gzipSize(file: string) {
-  return zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
-}
+type RscManifest = { entryJSFiles?: Record<string, string[]> };
 
-/** Every page's entry JS, from the client reference manifests a Next 16 build writes per app route. */
+/**
+ * Every page's first-load JS, from what a Next 16 build writes: the root main files every page loads
+ * (build-manifest.json) plus the entry chunks of the page's segments, its layouts and the page itself
+ * (page_client-reference-manifest.js, one per app page).
+ */
 function pageEntries(distDir: string) {
   const root = path.join(distDir, "server", "app");
+  const buildManifest = JSON.parse(fs.readFileSync(path.join(distDir, "build-manifest.json"), "utf8")) as {
+    rootMainFiles?: string[];
+  };
+  const shared = buildManifest.rootMainFiles ?? [];
   const found: { route: string; files: string[] }[] = [];
   const walk = (dir: string) => {
     if (!fs.existsSync(dir)) return;
@@ -18,15 +25,15 @@ function pageEntries(distDir: string) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
       else if (entry.name === "page_client-reference-manifest.js") {
-        const route = `/${path.relative(root, path.dirname(full)).split(path.sep).join("/")}`;
-        const text = fs.readFileSync(full, "utf8");
-        const json = JSON.parse(text.slice(text.indexOf("=") + 1).replace(/;\s*$/, "")) as {
-          entryJSFiles?: Record<string, string[]>;
-        };
-        const files = new Set<string>();
-        // The entries of this page's segments: its layouts and the page itself.
-        for (const list of Object.values(json.entryJSFiles ?? {})) for (const f of list) files.add(f);
-        found.push({ route: route.replace(/\/page$/, "") || "/", files: [...files] });
+        // The file assigns globalThis.__RSC_MANIFEST[route]; run it in an empty context to read it.
+        const context: { __RSC_MANIFEST?: Record<string, RscManifest> } = {};
+        vm.runInNewContext(fs.readFileSync(full, "utf8"), context);
+        const files = new Set(shared);
+        for (const manifest of Object.values(context.__RSC_MANIFEST ?? {}))
+          for (const list of Object.values(manifest.entryJSFiles ?? {})) for (const file of list) files.add(file);
+        const segments = path.relative(root, path.dirname(full)).split(path.sep);
+        const route = `/${segments.filter((s) => !/^\(.*\)$/.test(s)).join("/")}`;
+        found.push({ route, files: [...files] });
       }
     }
   };
@@ -39,13 +46,13 @@ function measure(distDir: string): PageSize[] {
     let gzipBytes = 0;
     let count = 0;
     for (const file of files) {
-      const full = path.join(distDir, file.replace(/^static\//, "static/"));
+      const full = path.join(distDir, file);
       if (fs.existsSync(full)) {
-        gzipBytes += gzipSize(full);
+        gzipBytes += zlib.gzipSync(fs.readFileSync(full), { level: 9 }).length;
         count++;
       }
     }
-    return { route, files: count, gzipBytes };
+    return { route: route === "/" ? "/" : route.replace(/\/$/, ""), files: count, gzipBytes };
   });
 }
 

@@ -13,9 +13,11 @@ type Profile = { nodes: Node[]; startTime: number; endTime: number; samples: num
 function category(url: string, name: string) {
   if (name === "(idle)" || name === "(program)") return name;
   if (name === "(garbage collector)") return "garbage collector";
-  if (/pglite/i.test(url)) return "PGlite (WASM + JS)";
+  // PGlite is the only WebAssembly in the process.
+  if (/pglite/i.test(url) || url.startsWith("wasm://")) return "PGlite (WASM + JS)";
   if (/postgres\/|postgres\.js|\/postgres\//.test(url)) return "postgres.js";
   if (/drizzle-orm/.test(url)) return "drizzle-orm";
+  if (/\.next-test\/server\/chunks\/.*node_modules_next/.test(url)) return "Next.js";
   if (/pg-boss/.test(url)) return "pg-boss";
   if (/next\/dist|next-server|\[turbopack\]|node_modules\/next/.test(url)) return "Next.js";
   if (/react-dom|react-server/.test(url)) return "React";

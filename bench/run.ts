@@ -186,7 +186,12 @@ async function main() {
     // Idle RSS: after everything above, with nothing in flight.
     await sleep(5000);
     const rssIdle = Object.fromEntries(running.map((r) => [r.name, rssMb(r.pid)]));
-    const pages = firstLoadJs(path.join(ROOT, ".next-test"), path.join(BASELINE_DIR, ".next"));
+    let pages: ReturnType<typeof firstLoadJs> = { baseline: undefined, pages: [] };
+    try {
+      pages = firstLoadJs(path.join(ROOT, ".next-test"), path.join(BASELINE_DIR, ".next"));
+    } catch (error) {
+      console.error("bench: first-load JS not measured:", error);
+    }
     let render: unknown;
     try {
       render = await renderBench();
