@@ -30,7 +30,8 @@ function pageEntries(distDir: string) {
         vm.runInNewContext(fs.readFileSync(full, "utf8"), context);
         const files = new Set(shared);
         for (const manifest of Object.values(context.__RSC_MANIFEST ?? {}))
-          for (const list of Object.values(manifest.entryJSFiles ?? {})) for (const file of list) files.add(file);
+          for (const list of Object.values(manifest.entryJSFiles ?? {}))
+            for (const file of list) files.add(file);
         const segments = path.relative(root, path.dirname(full)).split(path.sep);
         const route = `/${segments.filter((s) => !/^\(.*\)$/.test(s)).join("/")}`;
         found.push({ route, files: [...files] });
