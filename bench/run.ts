@@ -2,143 +2,224 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { getEnv } from "@/lib/config";
-import { signInAsDemo } from "../test/support/auth";
-import { startTestServer, TEST_DIST_DIR, type TestServer } from "../test/support/test-server";
+import postgres from "postgres";
+import { firstLoadJs } from "./first-load";
+import { type LoadResult, type LoadTarget, load, median, rssMb, sleep } from "./measure";
+import { writeReport } from "./report";
+import {
+  type AppSession,
+  contentCreateLatencies,
+  enqueueToRunning,
+  getLatencies,
+  prepareSession,
+} from "./scenarios";
+import {
+  BASELINE_DIR,
+  buildAll,
+  ROOT,
+  type Running,
+  startApp,
+  startBareNode,
+  startBaselineNext,
+  startWorker,
+} from "./servers";
 
-// Benchmarks: timings as ratios against a baseline (GET /api/health) measured in the same run, on the
-// same server, so the numbers compare across machines. Results go to BENCHMARKS.md.
-
-type Stats = { n: number; p50: number; p95: number; mean: number };
-
-function stats(samples: number[]): Stats {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return {
-    n: samples.length,
-    p50: at(0.5),
-    p95: at(0.95),
-    mean: samples.reduce((a, b) => a + b, 0) / samples.length,
-  };
+/**
+ * `npm run bench`: Brand Studio's production build next to two baselines started in the same run (a bare
+ * node:http server and a trivial Next 16 route handler), on PGlite and on PostgreSQL, with interleaved
+ * rounds and medians. Writes BENCHMARKS.md. Options:
+ *   --rebuild          build the app and the baseline even if a build exists
+ *   --pg <url>         PostgreSQL to create the bench databases in (default postgres://postgres@127.0.0.1:5432/postgres)
+ *   --no-pg            PGlite only
+ *   --seconds <n>      length of one autocannon run (default 4)
+ *   --rounds <n>       interleaved rounds (default 3)
+ *   --profile          run the PGlite server under `node --cpu-prof` and summarise where the time goes
+ */
+function option(name: string) {
+  const index = process.argv.indexOf(name);
+  return index >= 0 ? process.argv[index + 1] : undefined;
 }
+const flag = (name: string) => process.argv.includes(name);
 
-async function measure(n: number, run: () => Promise<Response>) {
-  const samples: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const started = performance.now();
-    const response = await run();
-    await response.arrayBuffer();
-    if (!response.ok) throw new Error(`Benchmark request failed: ${response.status}`);
-    samples.push(performance.now() - started);
+async function postgresReachable(url: string) {
+  const sql = postgres(url, { max: 1, connect_timeout: 3, onnotice: () => {} });
+  try {
+    await sql`select 1`;
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await sql.end({ timeout: 1 }).catch(() => {});
   }
-  return stats(samples);
 }
 
-function serverRssMb(server: TestServer) {
-  const port = new URL(server.url).port;
-  const pid = execFileSync("sh", [
-    "-c",
-    `ss -ltnpH 'sport = :${port}' | grep -o 'pid=[0-9]*' | head -n1 | cut -d= -f2`,
-  ])
-    .toString()
-    .trim();
-  const status = pid ? fs.readFileSync(`/proc/${pid}/status`, "utf8") : "";
-  const kb = Number(status.match(/VmRSS:\s+(\d+)/)?.[1] ?? 0);
-  return Math.round(kb / 1024);
+function commit() {
+  try {
+    const hash = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: ROOT }).toString().trim();
+    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: ROOT })
+      .toString()
+      .trim();
+    return dirty ? `${hash} (with uncommitted changes)` : hash;
+  } catch {
+    return "unknown";
+  }
+}
+
+/** The render bench belongs to helper "video" (bench/render.ts); it is run when present. */
+async function renderBench(): Promise<unknown> {
+  // HOOK: bench/render.ts exports a function measuring the render against a plain ffmpeg encode.
+  const file = path.join(__dirname, "render.ts");
+  if (!fs.existsSync(file)) return undefined;
+  const mod = (await import(file)) as Record<string, unknown>;
+  const fn = Object.values(mod).find((value) => typeof value === "function") as
+    | ((...args: unknown[]) => Promise<unknown>)
+    | undefined;
+  return fn ? await fn() : undefined;
 }
 
 async function main() {
-  if (!fs.existsSync(path.join(TEST_DIST_DIR, "BUILD_ID"))) {
-    execFileSync("npx", ["next", "build"], {
-      stdio: "inherit",
-      env: { ...process.env, NEXT_DIST_DIR: TEST_DIST_DIR },
-    });
-  }
-  const server = await startTestServer();
+  const started = Date.now();
+  const seconds = Number(option("--seconds") ?? 4);
+  const rounds = Number(option("--rounds") ?? 3);
+  const pgBase = option("--pg") ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  const usePg = !flag("--no-pg") && (await postgresReachable(pgBase));
+  if (!usePg) console.log("bench: PostgreSQL not reachable (or --no-pg): PGlite only.");
+
+  buildAll(flag("--rebuild"));
+  const loadBefore = os.loadavg();
+  const running: Running[] = [];
+  const stopAll = () => Promise.allSettled(running.reverse().map((r) => r.stop()));
+  process.once("SIGINT", () => void stopAll().then(() => process.exit(130)));
   try {
-    const { accessToken } = await signInAsDemo(server.url);
-    const auth = { authorization: `Bearer ${accessToken}`, "content-type": "application/json" };
-    const brands = (await (await fetch(`${server.url}/api/brands`, { headers: auth })).json()) as {
-      items: { brandId: string }[];
-    };
-    const brandId = brands.items[0].brandId;
-    const rssStart = serverRssMb(server);
+    const bare = await startBareNode();
+    running.push(bare);
+    const trivial = await startBaselineNext();
+    running.push(trivial);
+    const pglite = await startApp({ name: "PGlite", cpuProfile: flag("--profile") });
+    running.push(pglite);
+    const pg = usePg ? await startApp({ name: "PostgreSQL", postgresUrl: pgBase }) : undefined;
+    if (pg) running.push(pg);
+    console.log("bench: servers up, preparing sessions …");
+    const sessions: AppSession[] = [await prepareSession(pglite)];
+    if (pg) sessions.push(await prepareSession(pg));
+    await sleep(2000);
+    const rssStart = Object.fromEntries(running.map((r) => [r.name, rssMb(r.pid)]));
 
-    // Warm up every route once so compilation and first-connection costs stay out of the numbers.
-    await fetch(`${server.url}/api/health`);
-    const health = await measure(200, () => fetch(`${server.url}/api/health`));
-    const context = await measure(200, () =>
-      fetch(`${server.url}/api/brands/${brandId}/context`, { headers: auth }),
-    );
-    const brief = (seed: number) =>
-      JSON.stringify({
-        brandId,
-        channel: (["telegram", "instagram", "linkedin"] as const)[seed % 3],
-        topic: "Our new single-origin Ethiopian roast arrives this week",
-        goal: "traffic",
-        seed,
-      });
-    let seed = 0;
-    const generate = await measure(50, () =>
-      fetch(`${server.url}/api/content/create`, { method: "POST", headers: auth, body: brief(seed++) }),
-    );
-
-    const script =
-      "Meet our new Ethiopian roast. Bright notes of blueberry and jasmine. Roasted in small batches every morning. " +
-      "Come taste it at the café this week.";
-    const videoStarted = performance.now();
-    const created = (await (
-      await fetch(`${server.url}/api/video/jobs`, {
-        method: "POST",
-        headers: auth,
-        body: JSON.stringify({ brandId, script, mode: "regular" }),
-      })
-    ).json()) as { jobId: string };
-    let job: { status: string; durationSeconds: number | null } = { status: "queued", durationSeconds: null };
-    while (!["succeeded", "failed", "canceled"].includes(job.status)) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      job = await (await fetch(`${server.url}/api/video/jobs/${created.jobId}`, { headers: auth })).json();
+    // Throughput: every target once per round, in a rotating order, then the median over rounds.
+    const targets: LoadTarget[] = [
+      { name: "node:http", url: bare.url, status: 200, pid: bare.pid },
+      { name: "trivial Next route", url: `${trivial.url}/api/bench`, status: 200, pid: trivial.pid },
+    ];
+    for (const s of sessions) {
+      const auth = { authorization: `Bearer ${s.apiKey}` };
+      const poll = `${s.server.url}/api/video/jobs/${s.jobId}`;
+      targets.push(
+        { name: `${s.server.name}: poll 200`, url: poll, headers: auth, status: 200, pid: s.server.pid },
+        {
+          name: `${s.server.name}: poll 304`,
+          url: poll,
+          headers: { ...auth, "if-none-match": s.etag },
+          status: 304,
+          pid: s.server.pid,
+        },
+        {
+          name: `${s.server.name}: /api/health`,
+          url: `${s.server.url}/api/health`,
+          status: 200,
+          pid: s.server.pid,
+        },
+      );
     }
-    const renderSeconds = (performance.now() - videoStarted) / 1000;
-    if (job.status !== "succeeded") throw new Error(`The benchmark video job ended ${job.status}.`);
-    const rssEnd = serverRssMb(server);
+    const loadRuns = new Map<string, LoadResult[]>(targets.map((t) => [t.name, []]));
+    for (let round = 0; round < rounds; round++) {
+      for (let i = 0; i < targets.length; i++) {
+        const target = targets[(i + round) % targets.length];
+        console.log(`bench: round ${round + 1}/${rounds} ${target.name}`);
+        loadRuns.get(target.name)?.push(await load(target, seconds));
+      }
+    }
+    const throughput = targets.map((t) => {
+      const runs = loadRuns.get(t.name) ?? [];
+      return {
+        name: t.name,
+        rps: median(runs.map((r) => r.rps)),
+        p50: median(runs.map((r) => r.p50)),
+        cpuPerReq: median(runs.map((r) => r.cpuPerReq)),
+        runs: runs.map((r) => Math.round(r.rps)),
+      };
+    });
 
-    const ratio = (value: number) => (value / health.p50).toFixed(1);
-    const cpu = os.cpus()[0]?.model ?? "unknown CPU";
-    const rows = [
-      ["GET /api/health (baseline)", health, "1.0"],
-      ["GET /api/brands/{id}/context (bearer + database)", context, ratio(context.p50)],
-      ["POST /api/content/create (local model)", generate, ratio(generate.p50)],
-    ] as const;
-    const report = `# Benchmarks
+    // content/create at concurrency 1 against the trivial route's latency, interleaved.
+    const trivialLatency: number[] = [];
+    const createLatency = new Map<string, number[]>(sessions.map((s) => [s.server.name, []]));
+    for (let round = 0; round < rounds; round++) {
+      console.log(`bench: content/create round ${round + 1}/${rounds}`);
+      trivialLatency.push(median(await getLatencies(`${trivial.url}/api/bench`, 100)));
+      for (const s of sessions) {
+        createLatency.get(s.server.name)?.push(median(await contentCreateLatencies(s, 30, round * 1000)));
+      }
+    }
+    const contentCreate = {
+      trivialP50: median(trivialLatency),
+      apps: sessions.map((s) => ({
+        name: s.server.name,
+        p50: median(createLatency.get(s.server.name) ?? []),
+      })),
+    };
 
-Run with \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}.
-Machine: ${cpu}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${
-      getEnv().DATABASE_URL ? "PostgreSQL" : "PGlite"
-    }. Production build, one server, sequential requests over loopback.
+    // Enqueue → running: inline workers, then a separate worker process on PostgreSQL.
+    const queue: { name: string; p50: number; p95: number; n: number }[] = [];
+    for (const s of sessions) {
+      console.log(`bench: enqueue → running, ${s.server.name} inline`);
+      queue.push({ name: `${s.server.name}, inline worker`, ...(await enqueueToRunning(s, 12)) });
+    }
+    if (pg) {
+      const separate = await startApp({ name: "PostgreSQL, WORKER=off", postgresUrl: pgBase, worker: "off" });
+      running.push(separate);
+      const worker = await startWorker(separate);
+      running.push({ name: "worker", url: "", pid: worker.pid, stop: worker.stop });
+      console.log("bench: enqueue → running, PostgreSQL separate worker");
+      const session = await prepareSession(separate);
+      queue.push({ name: "PostgreSQL, separate worker process", ...(await enqueueToRunning(session, 12)) });
+    }
 
-Timings are compared as a ratio to the health check's median in the same run; absolute milliseconds depend on
-the machine.
-
-| operation | n | p50 ms | p95 ms | p50 / baseline |
-|---|---|---|---|---|
-${rows.map(([name, s, r]) => `| ${name} | ${s.n} | ${s.p50.toFixed(1)} | ${s.p95.toFixed(1)} | ${r} |`).join("\n")}
-
-| video (local renderer) | value |
-|---|---|
-| script | ${script.split(/\s+/).length} words, ${job.durationSeconds} s of video |
-| wall time from POST to succeeded | ${renderSeconds.toFixed(1)} s |
-| render time / video duration | ${(renderSeconds / (job.durationSeconds || 1)).toFixed(2)} |
-
-| memory | MiB |
-|---|---|
-| server RSS after start-up and sign-in | ${rssStart} |
-| server RSS after the run | ${rssEnd} |
-`;
-    fs.writeFileSync("BENCHMARKS.md", report);
-    console.log(report);
+    // Idle RSS: after everything above, with nothing in flight.
+    await sleep(5000);
+    const rssIdle = Object.fromEntries(running.map((r) => [r.name, rssMb(r.pid)]));
+    let pages: ReturnType<typeof firstLoadJs> = { baseline: undefined, pages: [] };
+    try {
+      pages = firstLoadJs(path.join(ROOT, ".next-test"), path.join(BASELINE_DIR, ".next"));
+    } catch (error) {
+      console.error("bench: first-load JS not measured:", error);
+    }
+    let render: unknown;
+    try {
+      render = await renderBench();
+    } catch (error) {
+      render = `bench/render.ts failed: ${(error as Error).message}`;
+    }
+    const loadAfter = os.loadavg();
+    await stopAll();
+    running.length = 0;
+    const profile = pglite.cpuProfileDir;
+    writeReport({
+      commit: commit(),
+      seconds,
+      rounds,
+      loadBefore,
+      loadAfter,
+      elapsedSeconds: Math.round((Date.now() - started) / 1000),
+      throughput,
+      contentCreate,
+      queue,
+      rssStart,
+      rssIdle,
+      pages,
+      render,
+      profileDir: profile,
+    });
   } finally {
-    await server.stop();
+    await stopAll();
   }
 }
 

@@ -6,6 +6,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { Sql } from "postgres";
 import { DatabaseNotMigratedError, findPendingMigrations } from "./migration-state";
 import { acquireDataDirLock } from "./pglite-lock";
+import { initPgliteInChild, pgliteStartParams } from "./pglite-options";
 import * as schema from "./schema";
 
 export { DatabaseNotMigratedError } from "./migration-state";
@@ -56,7 +57,10 @@ async function openPglite(dataDir: string): Promise<Database> {
   try {
     const { PGlite } = await import("@electric-sql/pglite");
     const { drizzle } = await import("drizzle-orm/pglite");
-    const pglite = await PGlite.create(path.join(dataDir, "pglite"));
+    const folder = path.join(dataDir, "pglite");
+    // If the child could not run (no node binary, say), PGlite initialises the folder itself, in-process.
+    await initPgliteInChild(folder);
+    const pglite = await PGlite.create(folder, { startParams: await pgliteStartParams() });
     const db = drizzle(pglite, { schema }) as unknown as Db;
     process.once("exit", release);
     return {

@@ -7,8 +7,17 @@ const ISSUER = "brand-studio";
 const AUDIENCE = "brand-studio-api";
 
 // A key of its own, derived from AUTH_SECRET, so access tokens and next-auth's session cookie never share one.
+// Derived once per secret (HKDF on every request showed in the poll profile).
+let derived: { secret: string; key: Uint8Array } | undefined;
 function signingKey() {
-  return new Uint8Array(hkdfSync("sha256", getAuthSecret(), "", "brand-studio access token v1", 32));
+  const secret = getAuthSecret();
+  if (derived?.secret !== secret) {
+    derived = {
+      secret,
+      key: new Uint8Array(hkdfSync("sha256", secret, "", "brand-studio access token v1", 32)),
+    };
+  }
+  return derived.key;
 }
 
 export async function mintAccessToken(userId: string, now = Date.now()) {

@@ -5,6 +5,7 @@ import { type ApiKey, apiKeys } from "@/db/schema";
 import { notFound } from "@/lib/api/api-error";
 import type { apiKeySummary, createApiKeyResponse } from "@/lib/contracts/keys";
 import { newId } from "@/lib/ids";
+import { announceApiKeyRevoked } from "./api-key-cache";
 import { generateApiKey } from "./api-key-format";
 
 const toSummary = (key: ApiKey): z.infer<typeof apiKeySummary> => ({
@@ -50,4 +51,5 @@ export async function revokeApiKey({ userId, keyId }: { userId: string; keyId: s
     .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
     .returning({ id: apiKeys.id });
   if (revoked.length === 0) throw notFound("API key");
+  await announceApiKeyRevoked(keyId);
 }

@@ -2,6 +2,7 @@ import { and, eq, isNull, lt, or } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { apiKeys, users } from "@/db/schema";
 import { verifyAccessToken } from "./access-token";
+import { apiKeyCacheGeneration, cachedApiKey, rememberApiKey } from "./api-key-cache";
 import { hashApiKey, looksLikeApiKey } from "./api-key-format";
 
 export type Principal = { userId: string; credential: "access_token" | "api_key"; apiKeyId?: string };
@@ -9,24 +10,40 @@ export type Principal = { userId: string; credential: "access_token" | "api_key"
 const LAST_USED_RESOLUTION_MS = 60_000;
 
 async function authenticateApiKey(key: string): Promise<Principal | null> {
+  const hashedKey = hashApiKey(key);
+  const cached = cachedApiKey(hashedKey);
+  if (cached) {
+    if (cached.lastUsedAt === null || Date.now() - cached.lastUsedAt >= LAST_USED_RESOLUTION_MS) {
+      cached.lastUsedAt = Date.now();
+      await touchLastUsed(cached.keyId);
+    }
+    return { userId: cached.userId, credential: "api_key", apiKeyId: cached.keyId };
+  }
+  const generation = apiKeyCacheGeneration();
   const db = await getDb();
   const [row] = await db
     .select({ id: apiKeys.id, userId: apiKeys.userId, lastUsedAt: apiKeys.lastUsedAt })
     .from(apiKeys)
-    .where(and(eq(apiKeys.hashedKey, hashApiKey(key)), isNull(apiKeys.revokedAt)));
+    .where(and(eq(apiKeys.hashedKey, hashedKey), isNull(apiKeys.revokedAt)));
   if (!row) return null;
-  const now = new Date();
-  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
-    // At most one write a minute per key, and only if nobody else wrote it meanwhile.
-    const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
-    await db
-      .update(apiKeys)
-      .set({ lastUsedAt: now })
-      .where(
-        and(eq(apiKeys.id, row.id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, staleBefore))),
-      );
+  let lastUsedAt = row.lastUsedAt?.getTime() ?? null;
+  if (lastUsedAt === null || Date.now() - lastUsedAt >= LAST_USED_RESOLUTION_MS) {
+    lastUsedAt = Date.now();
+    await touchLastUsed(row.id);
   }
+  rememberApiKey(hashedKey, { keyId: row.id, userId: row.userId, lastUsedAt }, generation);
   return { userId: row.userId, credential: "api_key", apiKeyId: row.id };
+}
+
+/** At most one write a minute per key, and only if nobody else wrote it meanwhile. */
+async function touchLastUsed(keyId: string) {
+  const db = await getDb();
+  const now = new Date();
+  const staleBefore = new Date(now.getTime() - LAST_USED_RESOLUTION_MS);
+  await db
+    .update(apiKeys)
+    .set({ lastUsedAt: now })
+    .where(and(eq(apiKeys.id, keyId), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, staleBefore))));
 }
 
 async function authenticateAccessToken(token: string): Promise<Principal | null> {

@@ -7,9 +7,19 @@ const ENDINGS = "(?:s|es|'s|’s|d|ed|er|ers|est|ly|ing|y|ness)?";
 
 const escapeRegExp = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
+// Compiled once per term and process: a brand's banned words are checked against every draft.
+const patterns = new Map<string, RegExp>();
+
 function termPattern(term: string) {
-  const words = term.trim().split(/\s+/).map(escapeRegExp).join("\\s+");
-  return new RegExp(`(?<![\\p{L}\\p{N}_])${words}${ENDINGS}(?![\\p{L}\\p{N}_])`, "iu");
+  let pattern = patterns.get(term);
+  if (!pattern) {
+    const words = term.trim().split(/\s+/).map(escapeRegExp).join("\\s+");
+    // No `g` flag, so test() keeps no state between calls.
+    pattern = new RegExp(`(?<![\\p{L}\\p{N}_])${words}${ENDINGS}(?![\\p{L}\\p{N}_])`, "iu");
+    if (patterns.size >= 10_000) patterns.clear();
+    patterns.set(term, pattern);
+  }
+  return pattern;
 }
 
 const normalize = (terms: string[]) => [...new Set(terms.map((term) => term.trim()).filter(Boolean))];

@@ -34,7 +34,9 @@ async function startBoss(): Promise<PgBoss> {
   const database = await getDatabase();
   // The supervisor is what notices a job whose heartbeat stopped (its worker died) or that expired;
   // every 10 s rather than pg-boss's 60 s, so such a job is retried within seconds.
-  const supervision = { superviseIntervalSeconds: 10, monitorIntervalSeconds: 10 };
+  // LISTEN/NOTIFY: a job sent to a queue with `notify` wakes its idle workers at once (in this process and
+  // in every worker process on PostgreSQL) instead of at their next poll; polling stays as the backstop.
+  const supervision = { superviseIntervalSeconds: 10, monitorIntervalSeconds: 10, useListenNotify: true };
   const boss =
     database.kind === "pglite"
       ? new Boss({ db: fromPglite(database.pglite), backend: "pglite", schema: "pgboss", ...supervision })

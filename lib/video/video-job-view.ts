@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import type { VideoJob } from "@/db/schema";
 import type { ErrorCode } from "@/lib/api/error-codes";
 import { isTerminalVideoStatus, type VideoJobView } from "@/lib/contracts/video";
@@ -7,12 +6,37 @@ import { signedMediaUrl, storedMediaKey } from "@/lib/media/storage";
 /** Seconds the client waits between polls while a job is not finished. */
 export const POLL_SECONDS = 2;
 
+/** The columns of a video_jobs row that the view shows. */
+export type VideoJobViewRow = Pick<
+  VideoJob,
+  | "id"
+  | "brandId"
+  | "postId"
+  | "mode"
+  | "aspectRatio"
+  | "status"
+  | "progress"
+  | "estimatedSeconds"
+  | "videoUrl"
+  | "thumbnailUrl"
+  | "durationSeconds"
+  | "errorCode"
+  | "errorMessage"
+  | "errorRetryable"
+  | "createdAt"
+  | "startedAt"
+  | "finishedAt"
+  | "script"
+  | "brief"
+  | "referenceVideoId"
+>;
+
 /**
  * A video_jobs row as the API shows it (DESIGN §5, Video job status). The row keeps media keys; the view
  * carries freshly signed URLs for them, so every status GET hands out a link that works for
  * MEDIA_URL_TTL_SECONDS.
  */
-export async function toVideoJobView(job: VideoJob): Promise<VideoJobView> {
+export async function toVideoJobView(job: VideoJobViewRow): Promise<VideoJobView> {
   const succeeded = job.status === "succeeded";
   return {
     jobId: job.id,
@@ -42,9 +66,4 @@ export async function toVideoJobView(job: VideoJob): Promise<VideoJobView> {
     brief: job.brief,
     referenceVideoId: job.referenceVideoId,
   };
-}
-
-/** A strong ETag over exactly what the client sees, so an unchanged status answers 304. */
-export function videoJobETag(view: VideoJobView) {
-  return `"${createHash("sha256").update(JSON.stringify(view)).digest("base64url").slice(0, 27)}"`;
 }

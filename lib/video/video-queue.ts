@@ -22,6 +22,8 @@ const RENDER_QUEUE_OPTIONS = {
   heartbeatSeconds: 10,
   expireInSeconds: 15 * 60,
   deadLetter: VIDEO_RENDER_FAILED_QUEUE,
+  // The enqueue's NOTIFY (sent when our transaction commits) wakes an idle worker at once.
+  notify: true,
 } as const;
 
 const globalForVideoQueues = globalThis as unknown as {

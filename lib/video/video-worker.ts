@@ -18,7 +18,8 @@ export const videoWorker: QueueWorker = {
     await ensureVideoQueues(boss);
     await boss.work<VideoRenderJobData>(
       VIDEO_RENDER_QUEUE,
-      { localConcurrency: 1, batchSize: 1, pollingIntervalSeconds: 1 },
+      // New renders arrive by NOTIFY; the 1 s poll stays for retries that come due and missed notifications.
+      { localConcurrency: 1, batchSize: 1, pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1 },
       ([job]) => trackHandler(() => runVideoRenderJob(job)),
     );
     await boss.work<VideoRenderJobData, void, { includeMetadata: true; pollingIntervalSeconds: 2 }>(

@@ -8,8 +8,8 @@ import {
   videoJobParams,
 } from "@/lib/contracts/video";
 import { cancelVideoJob as cancelJob } from "@/lib/video/cancel-video-job";
-import { getVideoJobForPrincipal } from "@/lib/video/get-video-job";
-import { POLL_SECONDS, toVideoJobView, videoJobETag } from "@/lib/video/video-job-view";
+import { getVideoJobStatusRow, videoJobRowETag } from "@/lib/video/video-job-status";
+import { POLL_SECONDS, toVideoJobView } from "@/lib/video/video-job-view";
 
 export const dynamic = "force-dynamic";
 
@@ -25,13 +25,14 @@ function matchesETag(ifNoneMatch: string | null, etag: string) {
 export const GET = withApi(
   withAuth(async (req, { principal, params }) => {
     const { jobId } = readParams(params, videoJobParams);
-    const view = await toVideoJobView(await getVideoJobForPrincipal({ principal, jobId }));
-    const etag = videoJobETag(view);
+    // Hot path: one prepared read; the ETag comes from the row, so a 304 builds no view.
+    const row = await getVideoJobStatusRow({ principal, jobId });
+    const etag = videoJobRowETag(row);
     const headers = new Headers({ ETag: etag, "Cache-Control": "no-store" });
-    if (!isTerminalVideoStatus(view.status)) headers.set("Retry-After", String(POLL_SECONDS));
+    if (!isTerminalVideoStatus(row.status)) headers.set("Retry-After", String(POLL_SECONDS));
     if (matchesETag(req.headers.get("if-none-match"), etag))
       return new Response(null, { status: 304, headers });
-    return Response.json(view, { headers });
+    return Response.json(await toVideoJobView(row), { headers });
   }),
   { docId: getVideoJobStatus.id },
 );

@@ -1,0 +1,164 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { PageSize } from "./first-load";
+import { summariseProfile } from "./profile";
+
+type Throughput = { name: string; rps: number; p50: number; cpuPerReq: number; runs: number[] };
+
+export type BenchResult = {
+  commit: string;
+  seconds: number;
+  rounds: number;
+  loadBefore: number[];
+  loadAfter: number[];
+  elapsedSeconds: number;
+  throughput: Throughput[];
+  contentCreate: { trivialP50: number; apps: { name: string; p50: number }[] };
+  queue: { name: string; p50: number; p95: number; n: number }[];
+  rssStart: Record<string, number>;
+  rssIdle: Record<string, number>;
+  pages: { baseline: PageSize | undefined; pages: PageSize[] };
+  render: unknown;
+  profileDir?: string;
+};
+
+const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : "–");
+const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : "–");
+const goal = (ok: boolean) => (ok ? "met" : "**not met**");
+
+function renderSection(render: unknown) {
+  if (render === undefined)
+    return 'Not measured in this run: `bench/render.ts` (helper "video") is not in this checkout. The bench calls it when present.';
+  if (typeof render === "string") return render;
+  if (render && typeof render === "object") {
+    return [
+      "| figure | value |",
+      "|---|---|",
+      ...Object.entries(render as Record<string, unknown>).map(
+        ([key, value]) => `| ${key} | ${typeof value === "number" ? f2(value) : JSON.stringify(value)} |`,
+      ),
+    ].join("\n");
+  }
+  return String(render);
+}
+
+export function writeReport(r: BenchResult) {
+  const byName = new Map(r.throughput.map((t) => [t.name, t]));
+  const trivial = byName.get("trivial Next route");
+  const ratio = (t: Throughput | undefined) => (t && trivial ? t.rps / trivial.rps : Number.NaN);
+  const cpuRatio = (t: Throughput | undefined) =>
+    t && trivial ? trivial.cpuPerReq / t.cpuPerReq : Number.NaN;
+  const rows = r.throughput.map(
+    (t) =>
+      `| ${t.name} | ${Math.round(t.rps)} | ${t.runs.join(" / ")} | ${f1(t.p50)} | ${f2(t.cpuPerReq)} | ${f2(ratio(t))}× | ${f2(cpuRatio(t))}× |`,
+  );
+  const goals: string[] = [];
+  for (const db of ["PostgreSQL", "PGlite"]) {
+    const p200 = byName.get(`${db}: poll 200`);
+    const p304 = byName.get(`${db}: poll 304`);
+    if (!p200 || !p304) continue;
+    const need200 = db === "PostgreSQL" ? 0.7 : 0.5;
+    const need304 = db === "PostgreSQL" ? 0.9 : 0.5;
+    goals.push(
+      `| poll 200, ${db} | ≥ ${need200}× trivial req/s | ${f2(ratio(p200))}× (CPU ${f2(cpuRatio(p200))}×) | ${goal(ratio(p200) >= need200)} |`,
+      `| poll 304, ${db} | ≥ ${need304}× trivial req/s | ${f2(ratio(p304))}× (CPU ${f2(cpuRatio(p304))}×) | ${goal(ratio(p304) >= need304)} |`,
+    );
+  }
+  for (const q of r.queue)
+    goals.push(
+      `| enqueue → running, ${q.name} | p95 ≤ 200 ms | p95 ${Math.round(q.p95)} ms | ${goal(q.p95 <= 200)} |`,
+    );
+  for (const app of r.contentCreate.apps) {
+    const x = app.p50 / r.contentCreate.trivialP50;
+    goals.push(`| content/create p50, ${app.name} | ≤ 3× trivial p50 | ${f1(x)}× | ${goal(x <= 3)} |`);
+  }
+  const base = r.pages.baseline;
+  if (base) {
+    const worst = r.pages.pages.reduce((a, b) => (b.gzipBytes > a.gzipBytes ? b : a), r.pages.pages[0]);
+    if (worst) {
+      const x = worst.gzipBytes / base.gzipBytes;
+      goals.push(
+        `| first-load JS, worst page (${worst.route}) | ≤ 1.3× trivial page | ${f2(x)}× | ${goal(x <= 1.3)} |`,
+      );
+    }
+  }
+  const rssPglite = r.rssIdle.PGlite;
+  goals.push(`| idle RSS, PGlite | ≤ 350 MB | ${rssPglite} MB | ${goal(rssPglite <= 350)} |`);
+
+  const cpu = os.cpus()[0]?.model ?? "unknown CPU";
+  const profile = r.profileDir ? summariseProfile(r.profileDir) : undefined;
+  const report = `# Benchmarks
+
+Written by \`npm run bench\` (bench/run.ts). Every figure below comes from one run, with the baselines
+started by the bench itself: a bare \`node:http\` server and a trivial Next 16 route handler returning
+constant JSON (\`bench/baseline-next\`). Ratios compare with those, so they carry across machines better
+than the absolute numbers.
+
+- Date: ${new Date().toISOString()}
+- Commit: ${r.commit}
+- Machine: ${cpu}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}, Node ${process.version}
+- Load average (1/5/15 min): before ${r.loadBefore.map(f2).join(" / ")}, after ${r.loadAfter.map(f2).join(" / ")}
+- Method: autocannon, 8 connections, ${r.seconds} s per run, ${r.rounds} interleaved rounds (rotating order), medians
+  over rounds. CPU/req is the server process's user+system CPU time (from /proc) over the answers counted;
+  on a shared machine it is steadier than req/s. Whole run: ${r.elapsedSeconds} s.
+
+## Goals
+
+| goal | target | this run | |
+|---|---|---|---|
+${goals.join("\n")}
+
+## Throughput (GET, API key, 8 connections)
+
+| target | req/s (median) | req/s per round | p50 ms | CPU ms/req | req/s vs trivial | CPU vs trivial |
+|---|---|---|---|---|---|---|
+${rows.join("\n")}
+
+The polled job is a finished one (status \`succeeded\`). "poll 304" sends \`If-None-Match\` with its ETag.
+
+## POST /api/content/create, local model, concurrency 1
+
+| | p50 ms (median of ${r.rounds} rounds) | vs trivial route |
+|---|---|---|
+| trivial Next route (GET, same client) | ${f2(r.contentCreate.trivialP50)} | 1.0× |
+${r.contentCreate.apps.map((a) => `| content/create, ${a.name} | ${f2(a.p50)} | ${f1(a.p50 / r.contentCreate.trivialP50)}× |`).join("\n")}
+
+## Enqueue → running, seen by the client
+
+From sending \`POST /api/video/jobs\` until a poll (every 20 ms) first shows the job past \`queued\`; each job is
+canceled at once and the worker left idle before the next one.
+
+| setup | n | p50 ms | p95 ms |
+|---|---|---|---|
+${r.queue.map((q) => `| ${q.name} | ${q.n} | ${Math.round(q.p50)} | ${Math.round(q.p95)} |`).join("\n")}
+
+## Render speed
+
+${renderSection(r.render)}
+
+## First-load JS (gzip), from the build's manifests
+
+| page | kB gzip | vs trivial Next page |
+|---|---|---|
+${base ? `| trivial Next page (baseline) | ${f1(base.gzipBytes / 1024)} | 1.00× |\n` : ""}${r.pages.pages
+  .map(
+    (p) =>
+      `| ${p.route} | ${f1(p.gzipBytes / 1024)} | ${base ? `${f2(p.gzipBytes / base.gzipBytes)}×` : "–"} |`,
+  )
+  .join("\n")}
+
+## Memory (RSS, MB)
+
+| process | after start-up and sign-in | idle after the run |
+|---|---|---|
+${Object.keys(r.rssStart)
+  .map((name) => `| ${name} | ${r.rssStart[name]} | ${r.rssIdle[name] ?? "–"} |`)
+  .join("\n")}
+${profile ? `\n## Where the time goes (PGlite server, \`node --cpu-prof\` over the whole run)\n\n${profile}\n` : ""}
+`;
+  const notes = path.join(__dirname, "notes.md");
+  const extra = fs.existsSync(notes) ? `\n${fs.readFileSync(notes, "utf8")}` : "";
+  fs.writeFileSync(path.join(__dirname, "..", "BENCHMARKS.md"), report + extra);
+  console.log(report);
+}

@@ -1,0 +1,207 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createTestDatabase, freePort, TEST_DIST_DIR, waitForHealth } from "../test/support/test-server";
+import { startWorkerProcess, type WorkerProcess } from "../test/support/video-worker-process";
+
+export const ROOT = path.resolve(__dirname, "..");
+const BASELINE_SOURCE = path.join(ROOT, "bench", "baseline-next");
+/**
+ * The baseline is built outside the repository: inside it, Turbopack also bundles our instrumentation.ts
+ * into the baseline. It gets a node_modules link to ours, and Turbopack's root is the filesystem root.
+ */
+export const BASELINE_DIR = path.join(os.tmpdir(), "brand-studio-bench-baseline");
+
+function stageBaseline() {
+  fs.mkdirSync(BASELINE_DIR, { recursive: true });
+  fs.cpSync(BASELINE_SOURCE, BASELINE_DIR, { recursive: true });
+  fs.writeFileSync(
+    path.join(BASELINE_DIR, "package.json"),
+    JSON.stringify({ name: "brand-studio-bench-baseline", private: true }),
+  );
+  const link = path.join(BASELINE_DIR, "node_modules");
+  if (!fs.existsSync(link)) fs.symlinkSync(path.join(ROOT, "node_modules"), link, "dir");
+}
+const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
+
+export type Running = { name: string; url: string; pid: number; stop: () => Promise<void> };
+
+/** The pid of the process listening on a port (`next start` may serve from a child of the one we spawned). */
+export function listenerPid(port: number, fallback: number) {
+  try {
+    const out = execFileSync("sh", [
+      "-c",
+      `ss -ltnpH 'sport = :${port}' | grep -o 'pid=[0-9]*' | head -n1 | cut -d= -f2`,
+    ])
+      .toString()
+      .trim();
+    return out ? Number(out) : fallback;
+  } catch {
+    return fallback;
+  }
+}
+
+function stopper(child: ChildProcess, after?: () => Promise<void>) {
+  return async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+      await exited;
+      clearTimeout(timer);
+    }
+    await after?.();
+  };
+}
+
+/** Builds what the bench needs: the app (into .next-test, as the HTTP tests use) and the baseline app. */
+export function buildAll(rebuild: boolean) {
+  const build = (cwd: string, distDir: string, env: Record<string, string>) => {
+    if (!rebuild && fs.existsSync(path.join(distDir, "BUILD_ID"))) return;
+    console.log(`bench: building ${cwd === ROOT ? "the app" : "the baseline"} in ${cwd} …`);
+    execFileSync(process.execPath, [NEXT_BIN, "build"], {
+      cwd,
+      stdio: ["ignore", "inherit", "inherit"],
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env },
+    });
+  };
+  build(ROOT, path.join(ROOT, TEST_DIST_DIR), { NEXT_DIST_DIR: TEST_DIST_DIR });
+  stageBaseline();
+  build(BASELINE_DIR, path.join(BASELINE_DIR, ".next"), {});
+}
+
+/** A bare node:http server answering constant JSON, in a process of its own. */
+export async function startBareNode(): Promise<Running> {
+  const port = await freePort();
+  const source = `require("node:http").createServer((req, res) => {
+    res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" });
+    res.end('{"ok":true,"status":"succeeded","progress":100}');
+  }).listen(${port}, "127.0.0.1");`;
+  const child = spawn(process.execPath, ["-e", source], { stdio: "ignore" });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(url, child);
+  return { name: "node:http", url, pid: child.pid as number, stop: stopper(child) };
+}
+
+/** The trivial Next 16 app (bench/baseline-next): one page and one constant-JSON route handler. */
+export async function startBaselineNext(): Promise<Running> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(port)], {
+    cwd: BASELINE_DIR,
+    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: "" },
+    stdio: "ignore",
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/api/bench`, child);
+  return { name: "trivial Next", url, pid: listenerPid(port, child.pid as number), stop: stopper(child) };
+}
+
+async function waitFor(url: string, child: ChildProcess, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url}: the process exited with ${child.exitCode}.`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${url} did not answer in ${timeoutMs} ms.`);
+}
+
+export type AppServer = Running & {
+  databaseUrl?: string;
+  dataDir: string;
+  cpuProfileDir?: string;
+  logs: () => string;
+};
+
+/**
+ * Brand Studio's production build on PGlite (no databaseUrl) or on a fresh PostgreSQL database.
+ * `worker: "off"` leaves rendering to a separate `npm run worker` process (startWorker).
+ */
+export async function startApp(options: {
+  name: string;
+  postgresUrl?: string;
+  worker?: "inline" | "off";
+  cpuProfile?: boolean;
+}): Promise<AppServer> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bs-bench-"));
+  const database = options.postgresUrl ? await createTestDatabase(options.postgresUrl) : undefined;
+  const cpuProfileDir = options.cpuProfile ? fs.mkdtempSync(path.join(os.tmpdir(), "bs-prof-")) : undefined;
+  const env = {
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    DATABASE_URL: database?.url ?? "",
+    AUTH_SECRET: `bench-secret-${randomBytes(16).toString("hex")}`,
+    NEXTAUTH_URL: `http://127.0.0.1:${port}`,
+    SEED_DEMO: "true",
+    WORKER: options.worker ?? "inline",
+    RATE_LIMIT_GENERATE_PER_MINUTE: "100000",
+    RATE_LIMIT_VIDEO_PER_MINUTE: "100000",
+    VIDEO_MONTHLY_QUOTA: "100000",
+  };
+  // Like the tests' spawnNext, plus node's own flags (--cpu-prof is not allowed in NODE_OPTIONS).
+  const child = spawn(
+    process.execPath,
+    [
+      ...(cpuProfileDir ? ["--cpu-prof", `--cpu-prof-dir=${cpuProfileDir}`] : []),
+      NEXT_BIN,
+      "start",
+      "-p",
+      String(port),
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, NEXT_DIST_DIR: TEST_DIST_DIR, NEXT_TELEMETRY_DISABLED: "1", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let output = "";
+  child.stdout?.on("data", (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    output += chunk;
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const stop = stopper(child, async () => {
+    await database?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  try {
+    await waitForHealth(url, child);
+  } catch (error) {
+    await stop();
+    throw new Error(`${(error as Error).message}\n--- server output ---\n${output}`);
+  }
+  return {
+    name: options.name,
+    url,
+    pid: listenerPid(port, child.pid as number),
+    databaseUrl: database?.url,
+    dataDir,
+    cpuProfileDir,
+    logs: () => output,
+    stop,
+  };
+}
+
+/** A separate `npm run worker` process for an app on PostgreSQL. */
+export async function startWorker(app: AppServer): Promise<WorkerProcess> {
+  const worker = startWorkerProcess({
+    DATABASE_URL: app.databaseUrl,
+    DATA_DIR: app.dataDir,
+    WORKER: "inline",
+    VIDEO_MONTHLY_QUOTA: "100000",
+  });
+  const deadline = Date.now() + 60_000;
+  while (worker.events("worker_ready").length === 0) {
+    if (Date.now() > deadline || worker.child.exitCode !== null)
+      throw new Error(`The worker did not start:\n${worker.logs()}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return worker;
+}
