@@ -23,10 +23,10 @@ import { buildAudioTrack, type Pcm, pcmSeconds, speak } from "./speech";
 const QUIET_OVERWRITE = ["-nostdin", "-hide_banner", "-v", "error", "-y"];
 
 /**
- * A render now runs at well over 8× real time (stills drawn once, then only encoded); the estimate
- * stays on the safe side for a busy machine.
+ * Each scene is drawn once, so a render costs about what a plain encode of the same length does; the
+ * estimate stays on the safe side for a busy machine.
  */
-const RENDER_SECONDS_PER_VIDEO_SECOND = 0.2;
+const RENDER_SECONDS_PER_VIDEO_SECOND = 0.3;
 const RENDER_OVERHEAD_SECONDS = 2;
 
 type Pace = { wordsPerMinute: number; pauseSeconds: number; minSceneSeconds: number };
