@@ -126,11 +126,6 @@ function crossChecks(source: Record<string, string | undefined>): string[] {
   }
   if (value("VIDEO_PROVIDER") === "heygen") need("HEYGEN_API_KEY", "when VIDEO_PROVIDER=heygen");
   if (value("VIDEO_PROVIDER") === "did") need("DID_API_KEY", "when VIDEO_PROVIDER=did");
-  if (value("WORKER") === "off" && !value("DATABASE_URL")) {
-    problems.push(
-      'WORKER: off needs DATABASE_URL, since only one process may open the embedded PGlite database; got "off"',
-    );
-  }
   for (const [id, secret] of [
     ["GITHUB_ID", "GITHUB_SECRET"],
     ["GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"],

@@ -91,10 +91,9 @@ describe("parseEnv", () => {
       S3_SECRET_ACCESS_KEY: "an-s3-secret-value",
       GITHUB_ID: "gh-app",
       VIDEO_PROVIDER: "heygen",
-      WORKER: "off",
     });
     expect(problems.map((p) => p.split(":")[0]).sort()).toEqual(
-      ["AUTH_SECRET", "GITHUB_SECRET", "HEYGEN_API_KEY", "S3_ACCESS_KEY_ID", "S3_BUCKET", "WORKER"].sort(),
+      ["AUTH_SECRET", "GITHUB_SECRET", "HEYGEN_API_KEY", "S3_ACCESS_KEY_ID", "S3_BUCKET"].sort(),
     );
     expect(problems).toContain(
       "AUTH_SECRET: expected at least 32 bytes in production; got a hidden value of 16 bytes",

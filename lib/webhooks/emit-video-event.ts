@@ -34,7 +34,11 @@ export async function emitVideoEvent(videoJobId: string) {
         .where(and(inArray(webhookEndpoints.userId, members)))
     ).filter((endpoint) => endpoint.events.includes(type));
     if (endpoints.length === 0) return;
-    await recordEvent(endpoints, { type, timestamp: new Date().toISOString(), data: await toVideoJobView(job) });
+    await recordEvent(endpoints, {
+      type,
+      timestamp: new Date().toISOString(),
+      data: await toVideoJobView(job),
+    });
     log.info("webhook_event_recorded", { jobId: videoJobId, type, endpoints: endpoints.length });
   } catch (error) {
     log.error("webhook_event_failed", { jobId: videoJobId, error });
