@@ -1,9 +1,9 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { ErrorNotice } from "@/components/ui";
-import { callApi } from "@/lib/client/api-client";
-import { listWebhookDeliveries, type WebhookDeliveryView } from "@/lib/contracts/webhooks";
+import { ErrorNotice } from "@/components/ui/primitives";
+import { webhookQueries } from "@/lib/client/queries";
+import type { WebhookDeliveryView } from "@/lib/contracts/webhooks";
 
 const STATUS_STYLE: Record<WebhookDeliveryView["status"], string> = {
   pending: "bg-amber-100 text-amber-900",
@@ -13,13 +13,7 @@ const STATUS_STYLE: Record<WebhookDeliveryView["status"], string> = {
 
 /** The delivery log of one endpoint; refreshes every 3 s while a delivery is pending. */
 export function WebhookDeliveries({ webhookId }: { webhookId: string }) {
-  const deliveries = useQuery({
-    queryKey: ["webhooks", webhookId, "deliveries"],
-    queryFn: async () =>
-      (await callApi<{ items: WebhookDeliveryView[] }>(listWebhookDeliveries, { params: { webhookId } }))
-        .data,
-    refetchInterval: (query) => (query.state.data?.items.some((d) => d.status === "pending") ? 3000 : false),
-  });
+  const deliveries = useQuery(webhookQueries.deliveries(webhookId));
   if (deliveries.isPending) return <p className="text-sm text-slate-500">Loading deliveries…</p>;
   if (deliveries.error)
     return <ErrorNotice message={deliveries.error.message} onRetry={() => deliveries.refetch()} />;

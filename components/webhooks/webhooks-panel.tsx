@@ -2,16 +2,16 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { Button, Card, ErrorNotice, Field, TextInput } from "@/components/ui";
+import { Button, Card, ErrorNotice, Field, TextInput } from "@/components/ui/primitives";
 import { callApi } from "@/lib/client/api-client";
+import { queryKeys, webhookQueries } from "@/lib/client/queries";
 import {
+  type CreateWebhookBody,
   type CreateWebhookResponse,
   createWebhook,
   deleteWebhook,
-  listWebhooks,
   sendTestWebhook,
   WEBHOOK_EVENTS,
-  type WebhookSummary,
 } from "@/lib/contracts/webhooks";
 import { WebhookDeliveries } from "./webhook-deliveries";
 
@@ -20,15 +20,12 @@ export function WebhooksPanel() {
   const queryClient = useQueryClient();
   const [created, setCreated] = useState<CreateWebhookResponse | null>(null);
   const [open, setOpen] = useState<string | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ["webhooks"] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.webhooks.all });
 
-  const webhooks = useQuery({
-    queryKey: ["webhooks"],
-    queryFn: async () => (await callApi<{ items: WebhookSummary[] }>(listWebhooks)).data,
-  });
+  const webhooks = useQuery(webhookQueries.list());
   const create = useMutation({
     mutationFn: async (body: { url: string; events: string[] }) =>
-      (await callApi<CreateWebhookResponse>(createWebhook, { body })).data,
+      (await callApi(createWebhook, { body: body as CreateWebhookBody })).data,
     onSuccess: (webhook) => {
       setCreated(webhook);
       void refresh();
@@ -39,7 +36,7 @@ export function WebhooksPanel() {
     onSuccess: () => refresh(),
   });
   const test = useMutation({
-    mutationFn: async (webhookId: string) => callApi(sendTestWebhook, { params: { webhookId }, body: {} }),
+    mutationFn: async (webhookId: string) => callApi(sendTestWebhook, { params: { webhookId } }),
     onSuccess: (_result, webhookId) => {
       setOpen(webhookId);
       void refresh();

@@ -12,6 +12,7 @@ import {
   listVideoJobs,
   type VideoJobView,
 } from "@/lib/contracts/video";
+import { listWebhookDeliveries, listWebhooks } from "@/lib/contracts/webhooks";
 
 /**
  * Every TanStack Query key the app uses, from one place. Each key holds exactly one shape: the response
@@ -31,6 +32,11 @@ export const queryKeys = {
     all: ["posts"] as const,
     list: (brandId: string) => ["posts", "list", brandId] as const,
     detail: (postId: string) => ["posts", "detail", postId] as const,
+  },
+  webhooks: {
+    all: ["webhooks"] as const,
+    list: () => ["webhooks", "list"] as const,
+    deliveries: (webhookId: string) => ["webhooks", "deliveries", webhookId] as const,
   },
   videoJobs: {
     all: ["video-jobs"] as const,
@@ -157,3 +163,20 @@ export function postChanged(queryClient: QueryClient, post: PostView) {
   queryClient.setQueryData(queryKeys.posts.detail(post.postId), post);
   void queryClient.invalidateQueries({ queryKey: queryKeys.posts.list(post.brandId) });
 }
+
+export const webhookQueries = {
+  list: () =>
+    queryOptions({
+      queryKey: queryKeys.webhooks.list(),
+      queryFn: async ({ signal }) => (await callApi(listWebhooks, { signal })).data,
+    }),
+  /** One endpoint's delivery log; refreshes every 3 s while a delivery is pending. */
+  deliveries: (webhookId: string) =>
+    queryOptions({
+      queryKey: queryKeys.webhooks.deliveries(webhookId),
+      queryFn: async ({ signal }) =>
+        (await callApi(listWebhookDeliveries, { params: { webhookId }, signal })).data,
+      refetchInterval: (query) =>
+        query.state.data?.items.some((delivery) => delivery.status === "pending") ? 3000 : false,
+    }),
+};

@@ -112,6 +112,7 @@ export const sendTestWebhook = defineOperation({
   errors: ["unauthorized", "not_found", "internal_error"],
 });
 
+export type CreateWebhookBody = z.input<typeof createWebhookBody>;
 export type CreateWebhookResponse = z.infer<typeof createWebhookResponse>;
 export type WebhookSummary = z.infer<typeof webhookSummary>;
 export type WebhookDeliveryView = z.infer<typeof webhookDelivery>;
