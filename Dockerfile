@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # One image for every role of a deployment (see docs/deploy.md and compose.yaml):
 #   web      node scripts/start.mjs            (npm start: checks the configuration, then `next start`)
-#   worker   node --import tsx worker/index.ts (npm run worker)
+#   worker   node --conditions=react-server --import tsx worker/index.ts (npm run worker)
 #   migrate  npm run db:migrate                (one-shot, before web and workers of a new version start)
 # Plain `next build`, not `output: "standalone"`: the worker and the migrations run from source through tsx
 # and need the whole production node_modules (pg-boss, PGlite, sharp), which the standalone trace leaves out.

@@ -108,7 +108,7 @@ describe("a bad configuration", () => {
 
   it("stops npm run worker and npm run db:migrate the same way", async () => {
     for (const script of ["worker/index.ts", "scripts/db-migrate.ts"]) {
-      const result = await runAndProbe(["--import", "tsx", script], BAD_CONFIG);
+      const result = await runAndProbe(["--conditions=react-server", "--import", "tsx", script], BAD_CONFIG);
       expect(result.code, script).toBe(1);
       expectOneMessageNamingEach(result.output);
       expect(result.listens, script).toEqual([]);

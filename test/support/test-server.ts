@@ -100,11 +100,15 @@ export function spawnNext(port: number, env: Record<string, string | undefined>)
  * with the exit code and what it printed.
  */
 export function runDbMigrate(env: Record<string, string | undefined>) {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts/db-migrate.ts")], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--conditions=react-server", "--import", "tsx", path.join(ROOT, "scripts/db-migrate.ts")],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let output = "";
   child.stdout?.on("data", (chunk) => {
     output += chunk;
