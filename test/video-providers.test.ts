@@ -112,6 +112,59 @@ describe.each(Object.keys(PROVIDERS) as (keyof typeof PROVIDERS)[])("VIDEO_PROVI
     expect(poster.headers.get("content-type")).toBe("image/jpeg");
   });
 
+  it("takes provider webhooks only as hints: a premature or forged event sets no result", async () => {
+    const hook = (body: unknown) =>
+      fetch(`${server.url}/api/webhooks/providers/${name}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const claim = (id: string) =>
+      name === "heygen"
+        ? {
+            event_type: "avatar_video.success",
+            event_data: { video_id: id, url: "https://evil.example/x.mp4" },
+          }
+        : { id, status: "done", result_url: "https://evil.example/x.mp4" };
+
+    fake.behavior.renderMs = 8000;
+    const before = fake.submits();
+    const response = await client.createJob({ brandId, mode: "avatar", script: SCRIPT });
+    await waitFor(() => fake.submits() === before + 1, { what: "the submit" });
+    const providerJobId = fake.lastJobId();
+    // The provider has not finished; a webhook that says it has changes nothing, however often it comes.
+    await waitFor(
+      async () => {
+        const answer = await hook(claim(providerJobId as string));
+        expect(answer.status).toBe(202);
+        return (await answer.json()).jobId === response.body.jobId;
+      },
+      { what: "the webhook to find the job by its provider id" },
+    );
+    for (let i = 0; i < 2; i++) {
+      const answer = await hook(claim(providerJobId as string));
+      expect(await answer.json()).toEqual({ received: true, jobId: response.body.jobId });
+    }
+    expect((await client.getJob(response.body.jobId)).status).toBe("running");
+    const { job } = await client.pollJob(
+      response.body.jobId,
+      (j) => j.status === "succeeded" || j.status === "failed",
+    );
+    expect(job.status).toBe("succeeded");
+    expect(job.videoUrl).toMatch(/^\/media\//);
+    fake.behavior.renderMs = 1500;
+
+    expect(await (await hook(claim("unknown-id"))).json()).toEqual({ received: true, jobId: null });
+    const broken = await fetch(`${server.url}/api/webhooks/providers/${name}`, {
+      method: "POST",
+      body: "{not json",
+    });
+    expect(broken.status).toBe(400);
+    expect(
+      (await fetch(`${server.url}/api/webhooks/providers/synthesia`, { method: "POST", body: "{}" })).status,
+    ).toBe(404);
+  });
+
   it("ends failed with the provider's reason when the provider fails the job", async () => {
     fake.behavior.failNext = "No face was found in the photo";
     const response = await client.createJob({ brandId, mode: "avatar", script: SCRIPT });

@@ -125,7 +125,9 @@ export function WebhooksPanel() {
               className="rounded-lg border border-slate-200 p-3"
             >
               <div className="flex flex-wrap items-center gap-2">
-                <span className="min-w-0 flex-1 break-all font-mono text-sm">{webhook.url}</span>
+                <span className="w-full min-w-0 break-all font-mono text-sm sm:w-auto sm:flex-1">
+                  {webhook.url}
+                </span>
                 <Button
                   variant="secondary"
                   disabled={test.isPending}

@@ -173,6 +173,7 @@ export async function startFakeDid(options: { apiKey?: string; port?: number } =
     behavior,
     requests: fake.requests,
     submits: () => submits,
+    lastJobId: () => [...talks.keys()].at(-1) ?? null,
     webhooksSent: () => webhooks,
     close: async () => {
       clearInterval(timer);

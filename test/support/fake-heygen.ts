@@ -195,6 +195,7 @@ export async function startFakeHeygen(options: { apiKey?: string; port?: number 
     behavior,
     requests: fake.requests,
     submits: () => submits,
+    lastJobId: () => [...videos.keys()].at(-1) ?? null,
     webhooksSent: () => webhooks,
     get webhookUrl() {
       return webhookUrl;

@@ -77,6 +77,8 @@ export type FakeServer = {
   requests: LoggedRequest[];
   /** Submits the fake accepted (a 2xx answer to generate / create talk). */
   submits: () => number;
+  /** The provider's id of the last job it accepted. */
+  lastJobId: () => string | null;
   webhooksSent: () => number;
   close: () => Promise<void>;
 };
