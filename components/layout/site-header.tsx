@@ -14,17 +14,20 @@ export async function SiteHeader() {
   const session = await getSession();
   return (
     <header className="border-b border-slate-200 bg-white">
-      <div className="mx-auto flex h-14 max-w-6xl items-center gap-8 px-6">
-        <Link href="/" className="flex items-center gap-2 font-semibold tracking-tight">
+      <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-8 gap-y-1 px-4 py-2 sm:px-6 md:h-14 md:flex-nowrap md:py-0">
+        <Link href="/" className="flex shrink-0 items-center gap-2 font-semibold tracking-tight">
           <span className="grid size-7 place-items-center rounded-md bg-brand-600 text-sm text-white">B</span>
           Brand Studio
         </Link>
-        <nav aria-label="Main" className="flex gap-1 text-sm">
+        <nav
+          aria-label="Main"
+          className="order-last -mx-2 flex w-full gap-1 overflow-x-auto text-sm md:order-none md:mx-0 md:w-auto"
+        >
           {NAV_ITEMS.map((item) => (
             <Link
               key={item.href}
               href={item.href}
-              className="rounded-md px-3 py-1.5 text-slate-600 hover:bg-slate-100 hover:text-slate-900"
+              className="shrink-0 whitespace-nowrap rounded-md px-3 py-1.5 text-slate-600 hover:bg-slate-100 hover:text-slate-900"
             >
               {item.label}
             </Link>
@@ -33,7 +36,7 @@ export async function SiteHeader() {
         <div className="ml-auto flex items-center gap-2 text-sm">
           {session?.user ? (
             <>
-              <span data-testid="signed-in-as" className="text-slate-500">
+              <span data-testid="signed-in-as" className="hidden max-w-56 truncate text-slate-600 sm:inline">
                 {session.user.email}
               </span>
               <SignOutButton />
