@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
-import { appPages, newMarketer } from "./support/marketer";
+import { newMarketer, studioPages } from "./support/marketer";
 
 /** Runs axe on what is on screen and fails on any serious or critical violation, naming each one. */
 async function expectNoSeriousViolations(page: Page, label: string) {
@@ -26,17 +26,19 @@ async function settle(page: Page) {
 test("signed out: home, sign-in and sign-up pages have no serious accessibility violations", async ({
   page,
 }) => {
-  for (const path of ["/", "/login", "/signup", "/api-docs"]) {
+  for (const path of ["/", "/login", "/signup"]) {
     await page.goto(path);
     await settle(page);
     await expectNoSeriousViolations(page, path);
   }
 });
 
-test("signed in: every page, the studio with a draft and a card page after a test run", async ({ page }) => {
+test("signed in: every app page, and the studio with a draft at desktop and phone width", async ({
+  page,
+}) => {
   test.setTimeout(300_000);
   const marketer = await newMarketer(page, "axe");
-  for (const path of appPages(marketer)) {
+  for (const path of studioPages(marketer)) {
     await page.goto(path);
     await settle(page);
     await expectNoSeriousViolations(page, path);
@@ -51,7 +53,15 @@ test("signed in: every page, the studio with a draft and a card page after a tes
   await expect(page.getByLabel("Caption", { exact: true })).not.toHaveValue("");
   await expectNoSeriousViolations(page, "studio with a draft, phone width");
   await page.setViewportSize({ width: 1280, height: 800 });
+});
 
+test("the API docs: the index, a card page, and a card page after a test run", async ({ page }) => {
+  await newMarketer(page, "axe-docs");
+  for (const path of ["/api-docs", "/api-docs/generate-post"]) {
+    await page.goto(path);
+    await settle(page);
+    await expectNoSeriousViolations(page, path);
+  }
   // A card page after its test button ran: the response panel is part of the page.
   await page.goto("/api-docs/list-brands");
   await page.getByTestId("send-button").click();

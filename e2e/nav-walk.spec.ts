@@ -30,12 +30,8 @@ test("every header link from every page navigates in-app without an error", asyn
     });
     for (const link of links) {
       await header.locator(`a[href="${link.href}"]`).first().click();
-      const path = new URL(page.url()).pathname;
       await expect.poll(() => new URL(page.url()).pathname, `${start} → ${link.href}`).toBe(link.href);
-      await expect(
-        page.getByRole("heading", { level: 1 }),
-        `${start} → ${link.href} (${path})`,
-      ).toBeVisible();
+      await expect(page.getByRole("heading", { level: 1 }), `${start} → ${link.href}`).toBeVisible();
       await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
       await expect(page.getByText(/This page couldn.t load|Application error/)).toHaveCount(0);
       expect(
@@ -43,7 +39,8 @@ test("every header link from every page navigates in-app without an error", asyn
         `${start} → ${link.href} reloaded the page`,
       ).toBe("in-app");
       expect(problems, `${start} → ${link.href}`).toEqual([]);
-      // Back to the start page, in the app too.
+      // A link to the page itself adds no history entry; otherwise back to the start page, in the app too.
+      if (new URL(start, page.url()).pathname === link.href) continue;
       await page.goBack();
       await expect.poll(() => page.url()).toContain(start.split("?")[0]);
       await expect(page.getByRole("heading", { level: 1 })).toBeVisible();

@@ -168,9 +168,24 @@ test("a draft streams in field by field: caption, then hashtags, then the media 
       ).json()
     ).items.length;
   const before = await count();
+  // Press Cancel the moment the caption starts arriving (from inside the page, so a slow test runner cannot
+  // miss the stream).
+  await page.evaluate(() => {
+    const observer = new MutationObserver(() => {
+      if (!document.querySelector('[data-testid="stream-caption"]')) return;
+      const cancel = [...document.querySelectorAll("button")].find(
+        (button) => button.textContent === "Cancel",
+      );
+      if (!cancel) return;
+      observer.disconnect();
+      (window as unknown as { __canceledAt: string }).__canceledAt =
+        document.querySelector('[data-testid="stream-caption"]')?.textContent ?? "";
+      cancel.click();
+    });
+    observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
   await page.getByRole("button", { name: "Regenerate" }).click();
-  await expect(page.getByTestId("stream-caption")).toBeVisible();
-  await page.getByRole("button", { name: "Cancel" }).click();
+  await expect.poll(() => page.evaluate(() => "__canceledAt" in window)).toBe(true);
   await expect(page.getByTestId("stream-caption")).toHaveCount(0);
   await expect(page).toHaveURL(url);
   await expect(caption(page)).toHaveValue(/cold brew/i);

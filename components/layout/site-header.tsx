@@ -41,7 +41,7 @@ export function SiteHeader() {
         <div className="ml-auto flex min-h-8 items-center gap-2 text-sm">
           {session.status === "authenticated" ? (
             <>
-              <span data-testid="signed-in-as" className="hidden text-slate-500 sm:inline">
+              <span data-testid="signed-in-as" className="hidden max-w-56 truncate text-slate-600 sm:inline">
                 {session.data.user?.email}
               </span>
               <SignOutButton />

@@ -78,6 +78,9 @@ export const appPages = (m: Marketer) => [
   "/api-docs/generate-post",
 ];
 
+/** The app's own pages (the API docs pages are the docs' own, checked separately). */
+export const studioPages = (m: Marketer) => appPages(m).filter((path) => !path.startsWith("/api-docs"));
+
 /** Fails the test on any uncaught page error or console error, reported at the end with where it happened. */
 export function watchForErrors(page: Page) {
   const problems: string[] = [];

@@ -13,7 +13,7 @@ export default function VideosPage() {
         </div>
         <Link
           href="/videos/new"
-          className="rounded-lg bg-brand-600 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-brand-700"
+          className="shrink-0 whitespace-nowrap rounded-lg bg-brand-600 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-brand-700"
         >
           New video
         </Link>
