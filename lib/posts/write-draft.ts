@@ -1,13 +1,11 @@
-import { generateText, Output } from "ai";
 import type { PostBrief } from "@/lib/ai/brief-block";
 import type { TextModelChoice } from "@/lib/ai/model-choice";
 import { ModerationUnavailableError } from "@/lib/ai/moderation";
-import { openTextModel } from "@/lib/ai/text-model";
 import { ApiError } from "@/lib/api/api-error";
 import { log } from "@/lib/log";
 import { briefPrompt } from "./brief-prompt";
+import { callDraftModel } from "./call-draft-model";
 import { channelRuleIssues, type PostContent, repairDraft } from "./channel-rules";
-import { draftOutput } from "./draft-output";
 import { type ModerationFlag, moderateContent, moderationError } from "./moderate-content";
 
 /** Model calls per draft: the first try and two more. Each is bounded by the choice's timeout. */
@@ -44,7 +42,6 @@ export async function writeDraft({
   seed: number;
   requestId?: string;
 }): Promise<Draft> {
-  const model = openTextModel(choice);
   const prompt = briefPrompt(brief);
   const started = Date.now();
   let inputTokens: number | null = null;
@@ -54,17 +51,9 @@ export async function writeDraft({
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     if (BACKOFF_MS[attempt]) await new Promise((resolve) => setTimeout(resolve, BACKOFF_MS[attempt]));
     try {
-      const result = await generateText({
-        model,
-        system,
-        prompt,
-        output: Output.object({ schema: draftOutput, name: "post_draft" }),
-        seed,
-        maxRetries: 0,
-        timeout: choice.timeoutMs,
-      });
-      inputTokens = sum(inputTokens, result.usage.inputTokens);
-      outputTokens = sum(outputTokens, result.usage.outputTokens);
+      const result = await callDraftModel({ choice, system, prompt, seed });
+      inputTokens = sum(inputTokens, result.inputTokens);
+      outputTokens = sum(outputTokens, result.outputTokens);
       const content = repairDraft(brief.channel, result.output, brief.maxHashtags);
       const issues = channelRuleIssues(brief.channel, content);
       if (issues.length) throw new Error(`The draft breaks the channel rules: ${JSON.stringify(issues)}`);
