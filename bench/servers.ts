@@ -16,7 +16,7 @@ export const BASELINE_DIR = path.join(os.tmpdir(), "brand-studio-bench-baseline"
 
 function stageBaseline() {
   fs.mkdirSync(BASELINE_DIR, { recursive: true });
-  fs.cpSync(BASELINE_SOURCE, BASELINE_DIR, { recursive: true });
+  fs.cpSync(BASELINE_SOURCE, BASELINE_DIR, { recursive: true, preserveTimestamps: true });
   fs.writeFileSync(
     path.join(BASELINE_DIR, "package.json"),
     JSON.stringify({ name: "brand-studio-bench-baseline", private: true }),
@@ -56,10 +56,41 @@ function stopper(child: ChildProcess, after?: () => Promise<void>) {
   };
 }
 
-/** Builds what the bench needs: the app (into .next-test, as the HTTP tests use) and the baseline app. */
+/** The newest modification time among the sources a build depends on. */
+function newestSource(cwd: string) {
+  let newest = 0;
+  const visit = (target: string) => {
+    if (!fs.existsSync(target)) return;
+    const stat = fs.statSync(target);
+    if (stat.isDirectory()) {
+      for (const entry of fs.readdirSync(target))
+        if (entry !== "node_modules") visit(path.join(target, entry));
+    } else newest = Math.max(newest, stat.mtimeMs);
+  };
+  for (const entry of [
+    "app",
+    "components",
+    "lib",
+    "db",
+    "content",
+    "instrumentation.ts",
+    "proxy.ts",
+    "next.config.ts",
+    "next.config.mjs",
+    "package-lock.json",
+  ])
+    visit(path.join(cwd, entry));
+  return newest;
+}
+
+/**
+ * Builds what the bench needs: the app (into .next-test, as the HTTP tests use) and the baseline app,
+ * each unless a build newer than its sources is there already.
+ */
 export function buildAll(rebuild: boolean) {
   const build = (cwd: string, distDir: string, env: Record<string, string>) => {
-    if (!rebuild && fs.existsSync(path.join(distDir, "BUILD_ID"))) return;
+    const buildId = path.join(distDir, "BUILD_ID");
+    if (!rebuild && fs.existsSync(buildId) && fs.statSync(buildId).mtimeMs > newestSource(cwd)) return;
     console.log(`bench: building ${cwd === ROOT ? "the app" : "the baseline"} in ${cwd} …`);
     execFileSync(process.execPath, [NEXT_BIN, "build"], {
       cwd,

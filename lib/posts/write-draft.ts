@@ -1,4 +1,4 @@
-import { type DeepPartial, generateText, Output, streamText } from "ai";
+import { type DeepPartial, Output, streamText } from "ai";
 import type { PostBrief } from "@/lib/ai/brief-block";
 import type { TextModelChoice } from "@/lib/ai/model-choice";
 import { ModerationUnavailableError } from "@/lib/ai/moderation";
@@ -6,6 +6,7 @@ import { openTextModel } from "@/lib/ai/text-model";
 import { ApiError } from "@/lib/api/api-error";
 import { log } from "@/lib/log";
 import { briefPrompt } from "./brief-prompt";
+import { callDraftModel } from "./call-draft-model";
 import { channelRuleIssues, type PostContent, repairDraft } from "./channel-rules";
 import { type DraftOutput, draftOutput } from "./draft-output";
 import { type ModerationFlag, moderateContent, moderationError } from "./moderate-content";
@@ -39,42 +40,40 @@ export class DraftCanceledError extends Error {
   }
 }
 
-type ModelCall = {
-  model: ReturnType<typeof openTextModel>;
+/** One streamed model call for a draft: streamText, with the partial draft passed on as it grows. */
+async function streamModel({
+  choice,
+  system,
+  prompt,
+  seed,
+  signal,
+  stream,
+}: {
+  choice: TextModelChoice;
   system: string;
   prompt: string;
   seed: number;
-  timeoutMs: number;
   signal?: AbortSignal;
-  stream?: DraftStreamHandlers;
-};
-
-/** One model call for a draft: generateText, or streamText with the partial draft passed on as it grows. */
-async function callModel({ model, system, prompt, seed, timeoutMs, signal, stream }: ModelCall) {
-  const settings = {
-    model,
+  stream: DraftStreamHandlers;
+}) {
+  let streamError: unknown = null;
+  const result = streamText({
+    model: openTextModel(choice),
     system,
     prompt,
     output: Output.object({ schema: draftOutput, name: "post_draft" }),
     seed,
     maxRetries: 0,
-    timeout: timeoutMs,
+    timeout: choice.timeoutMs,
     abortSignal: signal,
-  };
-  if (!stream) {
-    const result = await generateText(settings);
-    return { output: result.output, usage: result.usage };
-  }
-  let streamError: unknown = null;
-  const result = streamText({
-    ...settings,
     onError: ({ error }) => {
       streamError = error;
     },
   });
   for await (const partial of result.partialOutputStream) stream.onPartial(partial);
   if (streamError) throw streamError;
-  return { output: await result.output, usage: await result.usage };
+  const usage = await result.usage;
+  return { output: await result.output, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens };
 }
 
 /**
@@ -102,7 +101,6 @@ export async function writeDraft({
   /** Stream the draft as it is written (streamText) instead of waiting for it whole (generateText). */
   stream?: DraftStreamHandlers;
 }): Promise<Draft> {
-  const model = openTextModel(choice);
   const prompt = briefPrompt(brief);
   const started = Date.now();
   let inputTokens: number | null = null;
@@ -114,17 +112,11 @@ export async function writeDraft({
     if (signal?.aborted) throw new DraftCanceledError();
     if (attempt > 0) stream?.onRetry(attempt);
     try {
-      const result = await callModel({
-        model,
-        system,
-        prompt,
-        seed,
-        timeoutMs: choice.timeoutMs,
-        signal,
-        stream,
-      });
-      inputTokens = sum(inputTokens, result.usage.inputTokens);
-      outputTokens = sum(outputTokens, result.usage.outputTokens);
+      const result = stream
+        ? await streamModel({ choice, system, prompt, seed, signal, stream })
+        : await callDraftModel({ choice, system, prompt, seed, signal });
+      inputTokens = sum(inputTokens, result.inputTokens);
+      outputTokens = sum(outputTokens, result.outputTokens);
       const content = repairDraft(brief.channel, result.output, brief.maxHashtags);
       const issues = channelRuleIssues(brief.channel, content);
       if (issues.length) throw new Error(`The draft breaks the channel rules: ${JSON.stringify(issues)}`);
