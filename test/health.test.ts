@@ -62,7 +62,7 @@ describe("GET /api/health with S3 media storage", () => {
       });
     } finally {
       await server?.stop();
-      await s3.stop().catch(() => {});
+      await s3.stop();
     }
   });
 });
