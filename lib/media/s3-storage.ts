@@ -26,8 +26,8 @@ type S3Env = Pick<
   | "S3_FORCE_PATH_STYLE"
 >;
 
-/** 8 MiB parts, two in flight: a large file costs about 16 MiB of memory, whatever its size. */
-const PART_SIZE = 8 * 1024 * 1024;
+/** 5 MiB parts (S3's smallest), two in flight: memory stays bounded whatever the size of the file. */
+const PART_SIZE = 5 * 1024 * 1024;
 
 function isNotFound(error: unknown) {
   return (

@@ -30,7 +30,7 @@ async function main() {
     gc();
     peak = Math.max(peak, process.memoryUsage().arrayBuffers - before);
   };
-  const sampler = setInterval(sample, 20);
+  const sampler = setInterval(sample, 100);
   const key = `videos/vjb_${randomBytes(6).toString("hex")}/video.mp4`;
   await store.put(key, Readable.from(chunks()));
   const actual = createHash("sha256");
