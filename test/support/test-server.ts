@@ -11,6 +11,8 @@ const ROOT = path.resolve(__dirname, "..", "..");
 
 export type TestServer = {
   url: string;
+  /** The `next start` process. */
+  child: ChildProcess;
   authSecret: string;
   dataDir: string;
   databaseUrl?: string;
@@ -132,5 +134,5 @@ export async function startTestServer(
     await stop();
     throw new Error(`${(error as Error).message}\n--- server output ---\n${output}`);
   }
-  return { url, authSecret, dataDir, databaseUrl: database?.url, logs: () => output, stop };
+  return { url, child, authSecret, dataDir, databaseUrl: database?.url, logs: () => output, stop };
 }
