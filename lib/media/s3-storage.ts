@@ -77,12 +77,7 @@ export function s3MediaStorage(env: S3Env, client = makeS3Client(env)): MediaSto
     kind: "s3",
     async put(key, source, contentType) {
       // An S3 object appears whole when its upload completes, never half written.
-      const Body =
-        typeof source === "string"
-          ? fs.createReadStream(source)
-          : source instanceof Readable
-            ? source
-            : source;
+      const Body = typeof source === "string" ? fs.createReadStream(source) : source;
       const upload = new Upload({
         client,
         params: { Bucket, Key: objectKey(key), Body, ContentType: contentType ?? contentTypeOf(key) },
