@@ -24,7 +24,12 @@ function slowPost(url: string, token: string, body: string, between: () => Promi
     request.on("error", reject);
     const half = Math.floor(body.length / 2);
     request.write(body.slice(0, half));
-    between().then(() => request.end(body.slice(half)), reject);
+    // Connected, and the server has had a moment to take the request in (its headers and half its body).
+    request.once("socket", (socket) =>
+      socket.once("connect", () => {
+        setTimeout(() => between().then(() => request.end(body.slice(half)), reject), 300);
+      }),
+    );
   });
 }
 
