@@ -1,8 +1,8 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { healthResponse } from "@/lib/contracts/health";
 import packageJson from "@/package.json";
 import { api } from "./support/http";
-import { startS3Server } from "./support/s3-server";
+import { type S3Server, startS3Server } from "./support/s3-server";
 import { freePort, spawnNext, startTestServer, type TestServer } from "./support/test-server";
 
 describe("GET /api/health", () => {
@@ -44,26 +44,29 @@ describe("GET /api/health", () => {
 });
 
 describe("GET /api/health with S3 media storage", () => {
-  it("reports media ok while the bucket answers, and 503 with media unavailable once it does not", async () => {
-    const s3 = await startS3Server();
-    let server: TestServer | undefined;
-    try {
-      server = await startTestServer({ env: s3.env });
-      const up = await fetch(`${server.url}/api/health`);
-      expect(up.status).toBe(200);
-      expect(healthResponse.parse(await up.json()).checks).toMatchObject({ media: "ok", database: "ok" });
+  let s3: S3Server;
+  let server: TestServer;
+  beforeAll(async () => {
+    s3 = await startS3Server();
+    server = await startTestServer({ env: s3.env });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await s3?.stop();
+  });
 
-      await s3.stop();
-      const down = await fetch(`${server.url}/api/health`);
-      expect(down.status).toBe(503);
-      expect(healthResponse.parse(await down.json())).toMatchObject({
-        status: "degraded",
-        checks: { database: "ok", queue: "ok", media: "unavailable" },
-      });
-    } finally {
-      await server?.stop();
-      await s3.stop().catch(() => {});
-    }
+  it("reports media ok while the bucket answers, and 503 with media unavailable once it does not", async () => {
+    const up = await fetch(`${server.url}/api/health`);
+    expect(up.status).toBe(200);
+    expect(healthResponse.parse(await up.json()).checks).toMatchObject({ media: "ok", database: "ok" });
+
+    await s3.stop();
+    const down = await fetch(`${server.url}/api/health`);
+    expect(down.status).toBe(503);
+    expect(healthResponse.parse(await down.json())).toMatchObject({
+      status: "degraded",
+      checks: { database: "ok", queue: "ok", media: "unavailable" },
+    });
   });
 });
 

@@ -49,7 +49,7 @@ describe.skipIf(!onPostgres)("a worker stopped with SIGTERM (started with node d
 
     const signalledAt = Date.now();
     first.child.kill("SIGTERM");
-    expect(await first.exited).toBe(0);
+    expect(await first.exited, first.logs()).toBe(0);
     expect(eventsFor(first, "video_job_stopped", jobId)).toHaveLength(1);
     expect(eventsFor(first, "video_job_succeeded", jobId)).toHaveLength(0);
 
@@ -70,7 +70,7 @@ describe.skipIf(!onPostgres)("a worker stopped with SIGTERM (started with node d
     const [queued] = await sql`select state, retry_count from pgboss.job where id = ${row.queue_job_id}`;
     expect(queued).toMatchObject({ state: "completed", retry_count: 1 });
     await second.stop();
-  });
+  }, 240_000);
 
   it("finishes a render it can finish within the grace, then exits", async () => {
     const worker = await startWorker({ WORKER_SHUTDOWN_GRACE_SECONDS: "120" });
@@ -79,11 +79,11 @@ describe.skipIf(!onPostgres)("a worker stopped with SIGTERM (started with node d
     await client.pollJob(jobId, (job) => job.status === "running");
 
     worker.child.kill("SIGTERM");
-    expect(await worker.exited).toBe(0);
+    expect(await worker.exited, worker.logs()).toBe(0);
     expect(eventsFor(worker, "video_job_succeeded", jobId)).toHaveLength(1);
     const job = await client.getJob(jobId);
     expect(job.status).toBe("succeeded");
     const [row] = await sql`select attempts from video_jobs where id = ${jobId}`;
     expect(row.attempts).toBe(1);
-  });
+  }, 240_000);
 });

@@ -186,8 +186,13 @@ export const brandParams = z.object({ brandId: idOf("brd") });
 
 const mediaPath = z
   .string()
-  .meta({ example: "/media/avatars/brd_7Hq2mXbV9kLr3NpQ/Xk2p9QvL0aRt/image.png" })
-  .describe("Path of the file on this app; it serves media with HTTP Range support.");
+  .meta({
+    example:
+      "/media/avatars/brd_7Hq2mXbV9kLr3NpQ/Xk2p9QvL0aRt/image.png?exp=1747820412&sig=Jx0c2H8qQkz4bW6mVn1pR7tY3uE5iO9aS2dF4gH6jK8",
+  })
+  .describe(
+    "A signed URL of the file (a presigned S3 URL, or a path on this app), with HTTP Range support. It expires after MEDIA_URL_TTL_SECONDS (default 7 days); every response signs afresh.",
+  );
 
 export const brandResponse = z
   .object({

@@ -119,13 +119,21 @@ export const videoJob = z
     videoUrl: z
       .string()
       .nullable()
-      .describe("Set only when the job has succeeded: an MP4 a <video> element can play and seek (Range).")
-      .meta({ example: "/media/videos/vjb_7Hq2mXbV9kLr3NpQ/video.mp4" }),
+      .describe(
+        "Set only when the job has succeeded: a signed URL of the MP4 that a <video> element can play and seek (Range). It expires after MEDIA_URL_TTL_SECONDS (default 7 days); each status GET signs afresh.",
+      )
+      .meta({
+        example:
+          "/media/videos/vjb_7Hq2mXbV9kLr3NpQ/video.mp4?exp=1747820412&sig=Jx0c2H8qQkz4bW6mVn1pR7tY3uE5iO9aS2dF4gH6jK8",
+      }),
     thumbnailUrl: z
       .string()
       .nullable()
-      .describe("A JPEG poster frame, set with videoUrl.")
-      .meta({ example: "/media/videos/vjb_7Hq2mXbV9kLr3NpQ/poster.jpg" }),
+      .describe("A signed, expiring URL of a JPEG poster frame, set with videoUrl.")
+      .meta({
+        example:
+          "/media/videos/vjb_7Hq2mXbV9kLr3NpQ/poster.jpg?exp=1747820412&sig=Qm3nB5vC7xZ9lK1jH3gF5dS7aP9oI1uY3tR5eW7qE2r",
+      }),
     durationSeconds: z.number().int().nonnegative().nullable(),
     error: videoJobError.nullable().describe("Set only when the job has failed."),
     createdAt: isoDateTime,

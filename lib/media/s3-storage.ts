@@ -26,8 +26,8 @@ type S3Env = Pick<
   | "S3_FORCE_PATH_STYLE"
 >;
 
-/** 8 MiB parts, two in flight: a large file costs about 16 MiB of memory, whatever its size. */
-const PART_SIZE = 8 * 1024 * 1024;
+/** 5 MiB parts (S3's smallest), two in flight: memory stays bounded whatever the size of the file. */
+const PART_SIZE = 5 * 1024 * 1024;
 
 function isNotFound(error: unknown) {
   return (
@@ -77,12 +77,7 @@ export function s3MediaStorage(env: S3Env, client = makeS3Client(env)): MediaSto
     kind: "s3",
     async put(key, source, contentType) {
       // An S3 object appears whole when its upload completes, never half written.
-      const Body =
-        typeof source === "string"
-          ? fs.createReadStream(source)
-          : source instanceof Readable
-            ? source
-            : source;
+      const Body = typeof source === "string" ? fs.createReadStream(source) : source;
       const upload = new Upload({
         client,
         params: { Bucket, Key: objectKey(key), Body, ContentType: contentType ?? contentTypeOf(key) },

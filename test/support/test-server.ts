@@ -11,6 +11,8 @@ const ROOT = path.resolve(__dirname, "..", "..");
 
 export type TestServer = {
   url: string;
+  /** The `next start` process. */
+  child: ChildProcess;
   authSecret: string;
   dataDir: string;
   databaseUrl?: string;
@@ -209,6 +211,7 @@ export async function startTestServer(
   }
   return {
     url,
+    child,
     authSecret,
     dataDir,
     databaseUrl: options.env?.DATABASE_URL ?? database?.url,

@@ -1,0 +1,70 @@
+import http from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newUser } from "./support/auth";
+import { startTestServer, type TestServer } from "./support/test-server";
+
+/** Sends a request whose body arrives in two halves, `between` running after the first. */
+function slowPost(url: string, token: string, body: string, between: () => Promise<void>) {
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const request = http.request(url, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(body),
+      },
+    });
+    request.on("response", (response) => {
+      let text = "";
+      response.on("data", (chunk) => {
+        text += chunk;
+      });
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, text }));
+    });
+    request.on("error", reject);
+    const half = Math.floor(body.length / 2);
+    request.write(body.slice(0, half));
+    // Connected, and the server has had a moment to take the request in (its headers and half its body).
+    request.once("socket", (socket) =>
+      socket.once("connect", () => {
+        setTimeout(() => between().then(() => request.end(body.slice(half)), reject), 300);
+      }),
+    );
+  });
+}
+
+describe("a web process stopped with SIGTERM (next start, inline worker)", () => {
+  let server: TestServer;
+  let token: string;
+  beforeAll(async () => {
+    server = await startTestServer();
+    ({ token } = await newUser(server.url));
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("finishes the request in flight, takes no new ones, stops its inline worker, and exits", async () => {
+    const child = server.child;
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    const body = JSON.stringify({ name: "Shutdown Brand", tone: "calm", voice: "plain words" });
+    const inFlight = slowPost(`${server.url}/api/brands`, token, body, async () => {
+      child.kill("SIGTERM");
+      // The listener closes at once: a new connection is refused while the old request is still open.
+      for (let i = 0; i < 50; i++) {
+        const refused = await fetch(`${server.url}/api/health`).then(
+          () => false,
+          () => true,
+        );
+        if (refused) return;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error("The server still took new connections after SIGTERM.");
+    });
+    const answer = await inFlight;
+    expect(answer.status, answer.text).toBe(201);
+    expect(JSON.parse(answer.text)).toMatchObject({ name: "Shutdown Brand" });
+    expect(await exited).toBe(143);
+    expect(server.logs()).toMatch(/"event":"inline_worker_stopped"/);
+  });
+});
