@@ -50,6 +50,7 @@ const envObject = z.object({
   ALLOW_SIGNUP: flag(),
   SEED_DEMO: flag(),
   NEXTAUTH_URL: httpUrl(),
+  AUTH_TRUST_HOST: flag(),
   APP_URL: httpUrl(),
   GITHUB_ID: text(),
   GITHUB_SECRET: text(),
@@ -63,6 +64,7 @@ const envObject = z.object({
   FFMPEG_PATH: text(),
   WORKER: choice(["inline", "off"] as const, "inline"),
   VIDEO_MONTHLY_QUOTA: int(0, 100_000, 30),
+  VIDEO_MONTHLY_QUOTA_MAX: z.preprocess(unset, z.coerce.number().int().min(0).max(100_000).optional()),
   RATE_LIMIT_GENERATE_PER_MINUTE: int(1, 100_000, 20),
   RATE_LIMIT_VIDEO_PER_MINUTE: int(1, 100_000, 10),
   RATE_LIMIT_SIGNUP_PER_MINUTE: int(1, 100_000, 5),
@@ -199,6 +201,16 @@ export function assertConfig(): Env {
     }
     throw error;
   }
+}
+
+/**
+ * next-auth v4 reads NEXTAUTH_URL and AUTH_TRUST_HOST from process.env itself. Without NEXTAUTH_URL it would
+ * fall back to http://localhost:3000; the README promises the request's host, so unless the operator set
+ * AUTH_TRUST_HOST (true or false) it is turned on here. Set NEXTAUTH_URL in production behind a proxy.
+ */
+export function applyAuthOriginDefault() {
+  const env = getEnv();
+  if (!env.NEXTAUTH_URL && env.AUTH_TRUST_HOST === undefined) process.env.AUTH_TRUST_HOST = "true";
 }
 
 /** Short names for what most modules need. */

@@ -103,9 +103,7 @@ describe("fuzzing every operation in the OpenAPI document", () => {
       fc.oneof(
         {
           weight: 4,
-          arbitrary: fromSchema(param.schema, document, pools).map((value) =>
-            encodeSegment(String(value)),
-          ),
+          arbitrary: fromSchema(param.schema, document, pools).map((value) => encodeSegment(String(value))),
         },
         { weight: 1, arbitrary: fc.constantFrom(...BAD_SEGMENTS) },
       );

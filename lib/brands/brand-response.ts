@@ -1,8 +1,8 @@
 import type { Brand } from "@/db/schema";
-import { config } from "@/lib/config";
 import type { BrandContextResponse, BrandResponse } from "@/lib/contracts/brands";
 import { mediaUrl } from "@/lib/media/storage";
 import { buildBrandPrompt } from "./brand-prompt";
+import { effectiveMonthlyQuota } from "./quota-policy";
 
 /** The fields that make up the brand's voice, shared by the brand and its AI context. */
 const voiceFields = (brand: Brand) => ({
@@ -26,7 +26,7 @@ export function toBrandResponse(brand: Brand): BrandResponse {
     primaryColor: brand.primaryColor,
     secondaryColor: brand.secondaryColor,
     monthlyVideoQuota: brand.monthlyVideoQuota,
-    effectiveMonthlyVideoQuota: brand.monthlyVideoQuota ?? config.videoMonthlyQuota,
+    effectiveMonthlyVideoQuota: effectiveMonthlyQuota(brand.monthlyVideoQuota),
     avatarStatus: brand.avatarStatus,
     avatarUrl: brand.avatarImageKey ? mediaUrl(brand.avatarImageKey) : null,
     avatarFrameUrl:
