@@ -73,10 +73,14 @@ describe.skipIf(!onPostgres)("a PostgreSQL outage (own cluster, stopped for 10 s
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bs-outage-pg-"));
+    if (process.getuid?.() === 0) {
+      const [uid, gid] = ["-u", "-g"].map((flag) =>
+        Number(execFileSync("id", [flag, "postgres"]).toString()),
+      );
+      fs.chownSync(dataDir, uid, gid);
+    }
     port = await freePort();
-    execFileSync(`${PG_BIN}/initdb`, ["-D", dataDir, "-U", "postgres", "--auth=trust", "-E", "UTF8"], {
-      stdio: "pipe",
-    });
+    asOwner("initdb", ["-D", dataDir, "-U", "postgres", "--auth=trust", "-E", "UTF8"]);
     startCluster();
     server = await startTestServer({
       env: { DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/postgres` },
