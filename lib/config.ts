@@ -50,6 +50,7 @@ const envObject = z.object({
   ALLOW_SIGNUP: flag(),
   SEED_DEMO: flag(),
   NEXTAUTH_URL: httpUrl(),
+  AUTH_TRUST_HOST: flag(),
   APP_URL: httpUrl(),
   GITHUB_ID: text(),
   GITHUB_SECRET: text(),
@@ -67,6 +68,7 @@ const envObject = z.object({
   // On SIGTERM a worker finishes its running job within this grace, else gives it back to the queue.
   WORKER_SHUTDOWN_GRACE_SECONDS: int(1, 3600, 8),
   VIDEO_MONTHLY_QUOTA: int(0, 100_000, 30),
+  VIDEO_MONTHLY_QUOTA_MAX: z.preprocess(unset, z.coerce.number().int().min(0).max(100_000).optional()),
   RATE_LIMIT_GENERATE_PER_MINUTE: int(1, 100_000, 20),
   RATE_LIMIT_VIDEO_PER_MINUTE: int(1, 100_000, 10),
   RATE_LIMIT_SIGNUP_PER_MINUTE: int(1, 100_000, 5),
@@ -213,6 +215,16 @@ export function assertConfig(): Env {
 /** What `next start` (production) or `next dev` (development) would set when NODE_ENV is unset. */
 export function applyNodeEnvDefault(value: "production" | "development") {
   if (!process.env.NODE_ENV) Object.assign(process.env, { NODE_ENV: value });
+}
+
+/**
+ * next-auth v4 reads NEXTAUTH_URL and AUTH_TRUST_HOST from process.env itself. Without NEXTAUTH_URL it would
+ * fall back to http://localhost:3000; the README promises the request's host, so unless the operator set
+ * AUTH_TRUST_HOST (true or false) it is turned on here. Set NEXTAUTH_URL in production behind a proxy.
+ */
+export function applyAuthOriginDefault() {
+  const env = getEnv();
+  if (!env.NEXTAUTH_URL && env.AUTH_TRUST_HOST === undefined) process.env.AUTH_TRUST_HOST = "true";
 }
 
 /** Short names for what most modules need. */

@@ -52,8 +52,15 @@ describe.skipIf(!onPostgres)("a PostgreSQL outage (own cluster, stopped for 10 s
   let server: TestServer;
   let dataDir: string;
   let port: number;
-  const pgCtl = (...args: string[]) =>
-    execFileSync(`${PG_BIN}/pg_ctl`, ["-D", dataDir, ...args], { stdio: "pipe", timeout: 60_000 });
+  // initdb and pg_ctl refuse to run as root: as root, they run as the postgres system user.
+  const asOwner = (binary: string, args: string[]) =>
+    process.getuid?.() === 0
+      ? execFileSync("runuser", ["-u", "postgres", "--", `${PG_BIN}/${binary}`, ...args], {
+          stdio: "pipe",
+          timeout: 60_000,
+        })
+      : execFileSync(`${PG_BIN}/${binary}`, args, { stdio: "pipe", timeout: 60_000 });
+  const pgCtl = (...args: string[]) => asOwner("pg_ctl", ["-D", dataDir, ...args]);
   const startCluster = () =>
     pgCtl(
       "-o",
@@ -66,10 +73,14 @@ describe.skipIf(!onPostgres)("a PostgreSQL outage (own cluster, stopped for 10 s
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bs-outage-pg-"));
+    if (process.getuid?.() === 0) {
+      const [uid, gid] = ["-u", "-g"].map((flag) =>
+        Number(execFileSync("id", [flag, "postgres"]).toString()),
+      );
+      fs.chownSync(dataDir, uid, gid);
+    }
     port = await freePort();
-    execFileSync(`${PG_BIN}/initdb`, ["-D", dataDir, "-U", "postgres", "--auth=trust", "-E", "UTF8"], {
-      stdio: "pipe",
-    });
+    asOwner("initdb", ["-D", dataDir, "-U", "postgres", "--auth=trust", "-E", "UTF8"]);
     startCluster();
     server = await startTestServer({
       env: { DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/postgres` },

@@ -43,7 +43,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   for (const item of chain(error)) {
     const code = typeof item.code === "string" ? item.code : "";
     if (CONNECTION_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code)) return true;
-    if (item.name === "DataDirLockedError") return true;
+    // The folder held by another process, or a schema behind the code (run npm run db:migrate).
+    if (item.name === "DataDirLockedError" || item.name === "DatabaseNotMigratedError") return true;
     if (typeof item.message === "string" && PGLITE_UNAVAILABLE.test(item.message)) return true;
   }
   return false;

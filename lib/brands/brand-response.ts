@@ -1,8 +1,8 @@
 import type { Brand } from "@/db/schema";
-import { config } from "@/lib/config";
 import type { BrandContextResponse, BrandResponse } from "@/lib/contracts/brands";
 import { signedMediaUrl } from "@/lib/media/storage";
 import { buildBrandPrompt } from "./brand-prompt";
+import { effectiveMonthlyQuota } from "./quota-policy";
 
 /** The fields that make up the brand's voice, shared by the brand and its AI context. */
 const voiceFields = (brand: Brand) => ({
@@ -26,7 +26,7 @@ export async function toBrandResponse(brand: Brand): Promise<BrandResponse> {
     primaryColor: brand.primaryColor,
     secondaryColor: brand.secondaryColor,
     monthlyVideoQuota: brand.monthlyVideoQuota,
-    effectiveMonthlyVideoQuota: brand.monthlyVideoQuota ?? config.videoMonthlyQuota,
+    effectiveMonthlyVideoQuota: effectiveMonthlyQuota(brand.monthlyVideoQuota),
     avatarStatus: brand.avatarStatus,
     avatarUrl: await signedMediaUrl(brand.avatarImageKey),
     avatarFrameUrl: brand.avatarStatus === "ready" ? await signedMediaUrl(brand.avatarFramesKey) : null,

@@ -3,9 +3,12 @@ import { brandMembers, brands } from "@/db/schema";
 import type { Principal } from "@/lib/auth/authenticate";
 import type { CreateBrandInput } from "@/lib/contracts/brands";
 import { newId } from "@/lib/ids";
+import { assertQuotaChangeAllowed } from "./quota-policy";
 
 /** Creates a brand and makes its creator the owner, in one transaction. */
 export async function createBrand({ principal, input }: { principal: Principal; input: CreateBrandInput }) {
+  // The creator becomes the owner, so only the operator's cap applies.
+  assertQuotaChangeAllowed({ role: "owner", value: input.monthlyVideoQuota });
   const db = await getDb();
   return db.transaction(async (tx) => {
     const [brand] = await tx

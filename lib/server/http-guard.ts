@@ -33,6 +33,11 @@ export function installHttpGuard() {
         void answer(req, res, forbiddenMethod(req));
         return true;
       }
+      const slashes = repeatedSlashes(req);
+      if (slashes) {
+        void answer(req, res, slashes);
+        return true;
+      }
       const tooLarge = declaredTooLarge(req);
       if (tooLarge) {
         void answer(req, res, tooLarge);
@@ -44,6 +49,18 @@ export function installHttpGuard() {
 }
 
 const isApi = (pathname: string) => pathname === "/api" || pathname.startsWith("/api/");
+
+/** Next answers /api//x with its own 308 before the proxy runs; this one carries X-Request-Id. */
+function repeatedSlashes(req: http.IncomingMessage) {
+  const [pathname, ...query] = (req.url ?? "/").split("?");
+  if (!pathname.startsWith("/api") || !pathname.includes("//")) return undefined;
+  const target = pathname.replace(/\/{2,}/g, "/").replace(/(.)\/$/, "$1");
+  const search = query.length ? `?${query.join("?")}` : "";
+  return new Response(null, {
+    status: 308,
+    headers: { Location: `${target}${search}`, "X-Request-Id": newRequestId() },
+  });
+}
 
 function forbiddenMethod(req: http.IncomingMessage) {
   const pathname = (req.url ?? "/").split("?")[0];
@@ -74,8 +91,8 @@ function declaredTooLarge(req: http.IncomingMessage) {
 
 async function answer(req: http.IncomingMessage, res: http.ServerResponse, response: Response) {
   const headers = Object.fromEntries(response.headers);
-  res.writeHead(response.status, { ...headers, Connection: "close" });
+  res.writeHead(response.status, headers);
   res.end(Buffer.from(await response.arrayBuffer()));
-  // Whatever body the client still sends is discarded as it arrives (never held), then the socket closes.
+  // Whatever body the client still sends is discarded as it arrives (never held).
   req.resume();
 }

@@ -2,7 +2,7 @@ import { and, count, eq, inArray } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { type VideoJobStatus, videoJobs } from "@/db/schema";
 import { ApiError } from "@/lib/api/api-error";
-import { config } from "@/lib/config";
+import { effectiveMonthlyQuota } from "@/lib/brands/quota-policy";
 
 /** Failed and canceled jobs give their unit back, so only these count. */
 const COUNTED: VideoJobStatus[] = ["queued", "running", "succeeded"];
@@ -28,7 +28,7 @@ export async function assertVideoQuotaLeft({
   brandQuota: number | null;
   now: Date;
 }) {
-  const limit = brandQuota ?? config.videoMonthlyQuota;
+  const limit = effectiveMonthlyQuota(brandQuota);
   const [{ used }] = await tx
     .select({ used: count() })
     .from(videoJobs)
