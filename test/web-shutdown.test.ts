@@ -52,10 +52,14 @@ describe("a web process stopped with SIGTERM (next start, inline worker)", () =>
       child.kill("SIGTERM");
       // The listener closes at once: a new connection is refused while the old request is still open.
       for (let i = 0; i < 50; i++) {
-        const refused = await fetch(`${server.url}/api/health`).then(
-          () => false,
-          () => true,
-        );
+        // A new connection each time (no pooled keep-alive socket).
+        const refused = await new Promise<boolean>((resolve) => {
+          const probe = http.get(`${server.url}/api/health`, { agent: false }, (response) => {
+            response.resume();
+            resolve(false);
+          });
+          probe.on("error", () => resolve(true));
+        });
         if (refused) return;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
