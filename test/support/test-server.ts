@@ -181,6 +181,8 @@ export async function startTestServer(
     RATE_LIMIT_VIDEO_PER_MINUTE: "100000",
     RATE_LIMIT_SIGNUP_PER_MINUTE: "100000",
     AUTH_IP_LOCKOUT_THRESHOLD: "100000",
+    // Tests try wrong passwords on the shared demo account; the throttling test sets low thresholds itself.
+    AUTH_LOCKOUT_THRESHOLD: "1000",
     ...options.env,
   });
   let output = "";
