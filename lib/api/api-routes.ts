@@ -18,6 +18,8 @@ const EXTRA_ROUTES: { path: string; methods: string[] }[] = [
   { path: "/api/openapi.json", methods: ["GET"] },
   // next-auth: sign-in pages, callbacks, session and CSRF endpoints.
   { path: "/api/auth/{...nextauth}", methods: ["GET", "POST"] },
+  // Hosted video providers' callbacks (hints only: the worker confirms with a status GET).
+  { path: "/api/webhooks/providers/{provider}", methods: ["POST"] },
 ];
 
 const bodyLimitOf = (operation: Operation) =>
