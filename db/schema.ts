@@ -9,16 +9,11 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import {
-  AVATAR_STATUSES,
-  type AvatarStatus,
-  BRAND_ROLES,
-  VIDEO_JOB_STATUSES,
-  type VideoJobStatus,
-} from "@/lib/contracts/enums";
+// Types only (erased at build): db/ imports nothing from lib/ at run time. The value lists live in
+// lib/contracts/enums.ts, a leaf the browser may import.
+import type { AvatarStatus, BRAND_ROLES, VideoJobStatus } from "@/lib/contracts/enums";
 
-// Re-exported for the server code that reads them from here; the browser imports lib/contracts/enums.
-export { AVATAR_STATUSES, type AvatarStatus, BRAND_ROLES, VIDEO_JOB_STATUSES, type VideoJobStatus };
+export type { AvatarStatus, VideoJobStatus };
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();

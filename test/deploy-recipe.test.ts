@@ -60,7 +60,7 @@ describe("compose.yaml", () => {
     }
     expect(services.migrate.command).toEqual(["npm", "run", "db:migrate"]);
     expect(packageJson.scripts.start).toBe(`node ${services.web.command?.slice(1).join(" ")}`);
-    expect(packageJson.scripts.worker).toBe(`tsx ${services.worker.command?.at(-1)}`);
+    expect(packageJson.scripts.worker).toBe(services.worker.command?.join(" "));
   });
 
   it("sets only variables the configuration schema knows, with PostgreSQL, S3 and a required AUTH_SECRET", () => {

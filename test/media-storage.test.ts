@@ -106,6 +106,7 @@ describe.each(["local", "s3"] as const)("the %s media store", (kind) => {
       process.execPath,
       [
         "--expose-gc",
+        "--conditions=react-server",
         "--import",
         "tsx",
         "test/support/measure-streamed-put.ts",

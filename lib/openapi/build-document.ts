@@ -210,6 +210,7 @@ function operationObject(converter: SchemaConverter, operation: Operation) {
     // OpenAPI 3.1 has no event-stream type: the schema is that of each line (one JSON event a line).
     responses["200"] = {
       description: operation.stream.description,
+      headers: headerObjects(successHeaders(operation)),
       content: {
         [operation.stream.contentType]: { schema: converter.convert(operation.stream.event, "output") },
       },

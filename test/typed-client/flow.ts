@@ -69,6 +69,8 @@ export async function runFlow(
   });
   note("post", post.response);
   if (!post.data) return fail("post", post.response.status, post.error);
+  // Without `Accept: application/x-ndjson` the answer is the saved post (201), not the streamed draft (200).
+  if (!("postId" in post.data)) return fail("post", post.response.status, post.data);
 
   const video = await client.POST("/api/video/jobs", {
     body: { brandId, postId: post.data.postId, mode: "regular" },
