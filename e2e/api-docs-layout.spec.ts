@@ -33,6 +33,9 @@ test("at 1280 px: a sidebar by resource, prose beside a sticky column of request
   await page.goto("/api-docs/update-brand");
   await page.screenshot({ path: `${SHOTS}/card-update-brand-1280.png` });
   await page.screenshot({ path: `${SHOTS}/card-update-brand-1280-full.png`, fullPage: true });
+  await page.getByRole("tab", { name: "Typed client" }).click();
+  await page.screenshot({ path: `${SHOTS}/card-update-brand-1280-typed.png` });
+  await page.getByRole("tab", { name: "curl" }).click();
   await expect(sidebar.getByRole("link", { name: /Update brand/ })).toHaveAttribute("aria-current", "page");
   const column = page.getByRole("complementary", { name: "Request and response examples" }).locator("> div");
   expect(await column.evaluate((element) => getComputedStyle(element).position)).toBe("sticky");
@@ -78,6 +81,9 @@ test("at 390 px: one column, the sidebar folds away, nothing scrolls sideways", 
   }
   await page.goto("/api-docs/update-brand");
   await page.screenshot({ path: `${SHOTS}/card-update-brand-390.png`, fullPage: true });
+  await page.screenshot({ path: `${SHOTS}/card-update-brand-390-top.png` });
+  await page.getByTestId("test-panel").scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SHOTS}/card-update-brand-390-panel.png` });
   await page.getByText("All operations").click();
   await page
     .getByRole("link", { name: /Generate post/ })

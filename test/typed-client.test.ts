@@ -36,6 +36,8 @@ describe("the typed client (openapi-typescript + openapi-fetch)", () => {
     expect(result.job?.status).toBe("succeeded");
     expect(result.job?.videoUrl).toBeTruthy();
     expect(result.etag).toBeTruthy();
+    expect(result.finalStatus).toBe(304);
+    expect(result.notModified).toBeGreaterThanOrEqual(1);
     expect(result.listed).toContain(result.jobId);
     // Every poll answered 200 or 304; the flow sent If-None-Match after the first.
     for (const entry of result.log.filter((item) => item.step === "poll"))

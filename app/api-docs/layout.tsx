@@ -10,7 +10,7 @@ export default function ApiDocsLayout({ children }: { children: ReactNode }) {
     cards: group.cards.map((card) => ({ id: card.id, title: card.title, method: card.method })),
   }));
   return (
-    <div className="grid gap-6 lg:grid-cols-[12.5rem_minmax(0,1fr)] lg:gap-8">
+    <div className="grid gap-6 grid-cols-[minmax(0,1fr)] lg:grid-cols-[13rem_minmax(0,1fr)] lg:gap-8">
       <aside>
         <DocsSidebar groups={groups} />
       </aside>

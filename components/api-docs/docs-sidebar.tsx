@@ -52,9 +52,7 @@ function Links({ groups }: { groups: SidebarGroup[] }) {
                     aria-current={pathname === href ? "page" : undefined}
                     className="flex items-center gap-2 rounded-md px-2 py-1 text-slate-600 hover:bg-slate-100 hover:text-slate-900 aria-[current=page]:bg-brand-50 aria-[current=page]:font-medium aria-[current=page]:text-brand-700"
                   >
-                    <span className="scale-90">
-                      <MethodBadge method={card.method} />
-                    </span>
+                    <MethodBadge method={card.method} compact />
                     <span className="truncate">{card.title}</span>
                   </Link>
                 </li>

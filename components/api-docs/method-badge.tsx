@@ -5,11 +5,11 @@ const METHOD_COLORS: Record<string, string> = {
   DELETE: "bg-red-50 text-red-700 ring-red-200",
 };
 
-export function MethodBadge({ method }: { method: string }) {
+export function MethodBadge({ method, compact = false }: { method: string; compact?: boolean }) {
   return (
     <span
       data-testid="method-badge"
-      className={`inline-flex w-16 shrink-0 justify-center rounded-md px-2 py-0.5 font-mono text-xs font-semibold ring-1 ring-inset ${METHOD_COLORS[method] ?? "bg-slate-100 text-slate-600 ring-slate-200"}`}
+      className={`inline-flex shrink-0 justify-center rounded-md font-mono font-semibold ring-1 ring-inset ${compact ? "w-12 px-1 text-[10px]" : "w-16 px-2 py-0.5 text-xs"} ${METHOD_COLORS[method] ?? "bg-slate-100 text-slate-600 ring-slate-200"}`}
     >
       {method}
     </span>

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { RESOURCE_NOUN, SANDBOX_CLEANUP, type TestSafety } from "@/lib/docs/test-safety";
 import { makeSandbox, type Target } from "./sandbox";
 
@@ -99,8 +99,12 @@ export function ConfirmChange({
   onCancel: () => void;
 }) {
   const noun = safety.resource ? RESOURCE_NOUN[safety.resource] : "resource";
+  const box = useRef<HTMLDivElement>(null);
+  // Brought into view, not focused: a second Enter on Send must never confirm by accident.
+  useEffect(() => box.current?.scrollIntoView({ block: "nearest", behavior: "smooth" }), []);
   return (
     <div
+      ref={box}
       role="alertdialog"
       aria-labelledby="confirm-change-title"
       data-testid="confirm-change"

@@ -103,10 +103,27 @@ export async function runFlow(
     }
   }
 
+  // Once finished nothing changes: the same If-None-Match answers 304, and the client keeps its job.
+  const again = await client.GET("/api/video/jobs/{jobId}", {
+    params: { path: { jobId }, header: { "If-None-Match": etag ?? "" } },
+  });
+  note("poll", again.response);
+  const finalStatus = again.response.status;
+  if (finalStatus === 304) notModified += 1;
+  else if (again.data) job = again.data;
+
   const list = await client.GET("/api/video/jobs", { params: { query: { brandId } } });
   note("list", list.response);
   if (!list.data) return fail("list", list.response.status, list.error);
-  return { log, job, etag, notModified, listed: list.data.items.map((item) => item.jobId), jobId };
+  return {
+    log,
+    job,
+    etag,
+    notModified,
+    finalStatus,
+    listed: list.data.items.map((item) => item.jobId),
+    jobId,
+  };
 }
 
 type CreateBrand = components["schemas"]["CreateBrandRequest"];

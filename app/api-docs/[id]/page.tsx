@@ -31,7 +31,7 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
 
 const text = (value: string) => (isTodo(value) ? <TodoMark /> : value);
 
-const prose = "prose-section space-y-10";
+const prose = "min-w-0 space-y-10";
 
 export default async function ApiCardPage({ params }: Params) {
   const loaded = loadCard((await params).id);
@@ -48,7 +48,7 @@ export default async function ApiCardPage({ params }: Params) {
   ];
 
   return (
-    <article className="grid gap-10 xl:grid-cols-[minmax(0,1fr)_minmax(0,27rem)]">
+    <article className="grid grid-cols-[minmax(0,1fr)] gap-10 xl:grid-cols-[minmax(0,1fr)_minmax(0,27rem)]">
       <div className={prose}>
         <header className="space-y-4">
           <nav aria-label="Breadcrumb" className="text-sm text-slate-500">
