@@ -75,7 +75,7 @@ export function FieldTable({ list, empty }: { list: Card["input"]; empty: string
             <span className="font-mono text-[13px] font-semibold text-slate-900">{row.name}</span>
             <span className="font-mono text-xs text-slate-500">{row.type}</span>
             {row.optional ? (
-              <span className="text-xs text-slate-400">optional</span>
+              <span className="text-xs text-slate-600">optional</span>
             ) : (
               <span className="text-xs font-medium text-amber-700">required</span>
             )}

@@ -29,6 +29,7 @@ export function CodeBlock({
         {copy && <CopyButton text={code} label={`Copy ${title}`} />}
       </figcaption>
       <pre
+        tabIndex={0}
         className={`max-h-[24rem] overflow-auto p-4 text-[13px] leading-relaxed ${wrap ? "whitespace-pre-wrap [overflow-wrap:anywhere]" : ""}`}
       >
         <code>{code}</code>

@@ -62,7 +62,7 @@ export function CodeTabs({ tabs, title }: { tabs: CodeTab[]; title: string }) {
           data-field={tab.field}
           data-testid={`snippet-${tab.key}`}
         >
-          <pre className="max-h-[28rem] overflow-auto p-4 text-[12.5px] leading-relaxed">
+          <pre tabIndex={0} className="max-h-[28rem] overflow-auto p-4 text-[12.5px] leading-relaxed">
             <code>{tab.code}</code>
           </pre>
         </div>

@@ -101,7 +101,10 @@ export function ConfirmChange({
   const noun = safety.resource ? RESOURCE_NOUN[safety.resource] : "resource";
   const box = useRef<HTMLDivElement>(null);
   // Brought into view, not focused: a second Enter on Send must never confirm by accident.
-  useEffect(() => box.current?.scrollIntoView({ block: "nearest", behavior: "smooth" }), []);
+  // (In braces: Chromium's scrollIntoView may return a promise, which React would take for a cleanup.)
+  useEffect(() => {
+    box.current?.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  }, []);
   return (
     <div
       ref={box}

@@ -32,12 +32,12 @@ type Lookup = { state: "idle" | "looking" | "found" | "missing"; note?: string }
 
 const statusTone = (status: number) =>
   status < 300
-    ? "bg-emerald-600"
+    ? "bg-emerald-700"
     : status < 400
       ? "bg-slate-600"
       : status < 500
-        ? "bg-amber-600"
-        : "bg-red-600";
+        ? "bg-amber-700"
+        : "bg-red-700";
 
 /**
  * What to look up for these placeholders, in order: what a list needs first (the brandId that list-posts
@@ -408,6 +408,7 @@ function JsonPane({ title, value, testId }: { title: string; value: unknown; tes
       <div className="border-b border-slate-700 px-3 py-1.5 text-xs text-slate-400">{title}</div>
       <pre
         data-testid={testId}
+        tabIndex={0}
         className="max-h-96 overflow-auto whitespace-pre-wrap p-3 text-[12px] leading-relaxed [overflow-wrap:anywhere]"
       >
         {typeof value === "string" ? value : formatJson(value)}

@@ -17,6 +17,7 @@ export const PLACEHOLDER_SOURCES: Record<string, PlaceholderSource> = {
   postId: { listOperation: "list-posts", needs: ["brandId"], field: "postId" },
   jobId: { listOperation: "list-video-jobs", needs: ["brandId"], field: "jobId" },
   keyId: { listOperation: "list-api-keys", field: "keyId" },
+  webhookId: { listOperation: "list-webhooks", field: "webhookId" },
 };
 
 /** `{nonce}` is a fresh random string, for bodies that must be unique (a sign-up email). */
