@@ -29,6 +29,7 @@ export function CodeBlock({
         {copy && <CopyButton text={code} label={`Copy ${title}`} />}
       </figcaption>
       <pre
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable code block takes keyboard focus so it can be scrolled without a mouse (axe: scrollable-region-focusable).
         tabIndex={0}
         className={`max-h-[24rem] overflow-auto p-4 text-[13px] leading-relaxed ${wrap ? "whitespace-pre-wrap [overflow-wrap:anywhere]" : ""}`}
       >

@@ -62,7 +62,11 @@ export function CodeTabs({ tabs, title }: { tabs: CodeTab[]; title: string }) {
           data-field={tab.field}
           data-testid={`snippet-${tab.key}`}
         >
-          <pre tabIndex={0} className="max-h-[28rem] overflow-auto p-4 text-[12.5px] leading-relaxed">
+          <pre
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable code block takes keyboard focus so it can be scrolled without a mouse (axe: scrollable-region-focusable).
+            tabIndex={0}
+            className="max-h-[28rem] overflow-auto p-4 text-[12.5px] leading-relaxed"
+          >
             <code>{tab.code}</code>
           </pre>
         </div>

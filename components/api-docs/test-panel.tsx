@@ -408,6 +408,7 @@ function JsonPane({ title, value, testId }: { title: string; value: unknown; tes
       <div className="border-b border-slate-700 px-3 py-1.5 text-xs text-slate-400">{title}</div>
       <pre
         data-testid={testId}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable code block takes keyboard focus so it can be scrolled without a mouse (axe: scrollable-region-focusable).
         tabIndex={0}
         className="max-h-96 overflow-auto whitespace-pre-wrap p-3 text-[12px] leading-relaxed [overflow-wrap:anywhere]"
       >

@@ -22,6 +22,7 @@ const components: MDXComponents = {
   ),
   pre: (props: ComponentProps<"pre">) => (
     <pre
+      // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable code block takes keyboard focus so it can be scrolled without a mouse (axe: scrollable-region-focusable).
       tabIndex={0}
       className="mt-3 overflow-x-auto rounded-lg bg-slate-900 p-4 text-[13px] leading-relaxed text-slate-100 [&_code]:bg-transparent [&_code]:p-0 [&_code]:text-slate-100"
       {...props}
