@@ -3,7 +3,13 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createTestDatabase, freePort, TEST_DIST_DIR, waitForHealth } from "../test/support/test-server";
+import {
+  createTestDatabase,
+  freePort,
+  runDbMigrate,
+  TEST_DIST_DIR,
+  waitForHealth,
+} from "../test/support/test-server";
 import { startWorkerProcess, type WorkerProcess } from "../test/support/video-worker-process";
 
 export const ROOT = path.resolve(__dirname, "..");
@@ -174,6 +180,14 @@ export async function startApp(options: {
     RATE_LIMIT_VIDEO_PER_MINUTE: "100000",
     VIDEO_MONTHLY_QUOTA: "100000",
   };
+  // PostgreSQL is migrated as a deploy does it (`npm run db:migrate`); a production server migrates only PGlite.
+  if (database) {
+    const migrated = await runDbMigrate({ ...env, NODE_ENV: "production" });
+    if (migrated.code !== 0) {
+      await database.drop();
+      throw new Error(`npm run db:migrate failed:\n${migrated.output}`);
+    }
+  }
   // Like the tests' spawnNext, plus node's own flags (--cpu-prof is not allowed in NODE_OPTIONS).
   const child = spawn(
     process.execPath,
