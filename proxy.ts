@@ -1,19 +1,18 @@
 import { type NextRequest, NextResponse } from "next/server";
-import { apiGate, badPathEncoding, isWellEncoded } from "@/lib/api/api-gate";
+import { badPathEncoding, isWellEncoded } from "@/lib/api/api-gate";
 
 const SESSION_COOKIES = ["next-auth.session-token", "__Secure-next-auth.session-token"];
 const APP_PAGES = /^\/(studio|brands|videos|settings)(\/|$)/;
 
 /**
- * Everything under /api goes through the API gate (request id, path encoding, methods, body size). App pages
- * need a signed-in user: without a session cookie the visitor goes to /login and comes back afterwards; the
- * (app) layout checks the session itself too, and reads the path from x-pathname. Next's own trailing-slash
- * redirect is off (next.config.ts) so the gate can give /api redirects their X-Request-Id; pages get the
- * same 308 here.
+ * Pages and media only: /api never reaches the proxy, because the HTTP server runs the API gate before Next
+ * (lib/server/http-guard.ts) at a fraction of a middleware call's cost. App pages need a signed-in user:
+ * without a session cookie the visitor goes to /login and comes back afterwards; the (app) layout checks the
+ * session itself too, and reads the path from x-pathname. Next's own trailing-slash redirect is off
+ * (next.config.ts) so the gate can give /api redirects their X-Request-Id; pages get the same 308 here.
  */
 export function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
-  if (pathname === "/api" || pathname.startsWith("/api/")) return apiGate(request);
   if (!isWellEncoded(pathname)) return badPathEncoding();
   if (pathname.length > 1 && pathname.endsWith("/")) {
     return NextResponse.redirect(
@@ -34,6 +33,6 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Every path but Next's static assets: the API gate, the page guard and the trailing-slash redirect.
-  matcher: ["/((?!_next/static|_next/image|favicon.ico).*)"],
+  // Every path but /api (gated by the HTTP server) and Next's static assets.
+  matcher: ["/((?!api(?:/|$)|_next/static|_next/image|favicon.ico).*)"],
 };

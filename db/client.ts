@@ -111,6 +111,23 @@ export async function getDb(): Promise<Db> {
   return database.db;
 }
 
+/**
+ * A statement built and prepared once per database rather than per request (drizzle's query building and
+ * row mapping setup cost more than the query itself on the hot paths). `build` gets the database and
+ * returns drizzle's prepared query.
+ */
+export function preparedPerDb<T>(build: (db: Db) => T): (db: Db) => T {
+  const statements = new WeakMap<Db, T>();
+  return (db) => {
+    let statement = statements.get(db);
+    if (!statement) {
+      statement = build(db);
+      statements.set(db, statement);
+    }
+    return statement;
+  };
+}
+
 export async function closeDatabase() {
   const opening = globalForDb.brandStudioDb;
   globalForDb.brandStudioDb = undefined;

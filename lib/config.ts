@@ -188,13 +188,17 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   return result.data;
 }
 
-// Parsed once per distinct environment: a process reads it once; tests that change process.env get a new parse.
-const cache = globalThis as unknown as { brandStudioEnv?: { key: string; env: Env } };
+// Parsed once per distinct environment, so tests that change process.env get a new parse. A production
+// process never changes its environment, and reading process.env costs a native call per variable, on
+// every request: there the first parse is kept for good.
+const cache = globalThis as unknown as { brandStudioEnv?: { key: string; env: Env; final: boolean } };
 
 export function getEnv(): Env {
+  if (cache.brandStudioEnv?.final) return cache.brandStudioEnv.env;
   const key = ENV_KEYS.map((name) => process.env[name] ?? "").join("\u0000");
   if (cache.brandStudioEnv?.key !== key) {
-    cache.brandStudioEnv = { key, env: parseEnv(process.env) };
+    const env = parseEnv(process.env);
+    cache.brandStudioEnv = { key, env, final: env.NODE_ENV === "production" && !process.env.VITEST };
   }
   return cache.brandStudioEnv.env;
 }

@@ -1,5 +1,5 @@
 import { lt, sql } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import { getDb, preparedPerDb } from "@/db/client";
 import { rateLimitBuckets } from "@/db/schema";
 import type { Principal } from "@/lib/auth/authenticate";
 import { getEnv } from "@/lib/config";
@@ -15,6 +15,19 @@ const LIMITS = {
 
 export type RateLimitBucket = keyof typeof LIMITS;
 const WINDOW_SECONDS = 60;
+
+/** Counts one request in its window: one upsert, prepared once per database. */
+const countRequest = preparedPerDb((db) =>
+  db
+    .insert(rateLimitBuckets)
+    .values({ key: sql.placeholder("key"), windowStart: sql.placeholder("windowStart"), count: 1 })
+    .onConflictDoUpdate({
+      target: [rateLimitBuckets.key, rateLimitBuckets.windowStart],
+      set: { count: sql`${rateLimitBuckets.count} + 1` },
+    })
+    .returning({ count: rateLimitBuckets.count })
+    .prepare("rate_limit_count"),
+);
 
 /**
  * Counts one request in a fixed one-minute window kept in the database, so every web process shares it.
@@ -32,14 +45,10 @@ export async function enforceRateLimit({
   const now = Date.now();
   const windowStart = new Date(Math.floor(now / (WINDOW_SECONDS * 1000)) * WINDOW_SECONDS * 1000);
   const resetSeconds = Math.ceil((windowStart.getTime() + WINDOW_SECONDS * 1000 - now) / 1000);
-  const [{ count }] = await db
-    .insert(rateLimitBuckets)
-    .values({ key: `${bucket}:${subject}`, windowStart, count: 1 })
-    .onConflictDoUpdate({
-      target: [rateLimitBuckets.key, rateLimitBuckets.windowStart],
-      set: { count: sql`${rateLimitBuckets.count} + 1` },
-    })
-    .returning({ count: rateLimitBuckets.count });
+  const [{ count }] = await countRequest(db).execute({
+    key: `${bucket}:${subject}`,
+    windowStart,
+  });
   // Old windows are useless; sweep them now and then rather than on every request.
   if (Math.random() < 0.01) {
     await db.delete(rateLimitBuckets).where(lt(rateLimitBuckets.windowStart, new Date(now - 3600_000)));

@@ -1,7 +1,7 @@
 import { newId } from "@/lib/ids";
 
 /**
- * The request header the proxy sets on every /api request it passes on. The proxy always overwrites it, so a
+ * The request header the API gate sets on every /api request it passes on. The gate always overwrites it, so a
  * client cannot choose its own id.
  */
 export const REQUEST_ID_HEADER = "x-brand-studio-request-id";

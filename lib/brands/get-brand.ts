@@ -1,8 +1,21 @@
-import { and, eq } from "drizzle-orm";
-import { getDb, type Tx } from "@/db/client";
+import { and, eq, sql } from "drizzle-orm";
+import { getDb, preparedPerDb, type Tx } from "@/db/client";
 import { type Brand, brandMembers, brands } from "@/db/schema";
 import { notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
+
+const brandOfMember = (db: Tx | Awaited<ReturnType<typeof getDb>>) =>
+  db
+    .select({ brand: brands })
+    .from(brands)
+    .innerJoin(
+      brandMembers,
+      and(eq(brandMembers.brandId, brands.id), eq(brandMembers.userId, sql.placeholder("userId"))),
+    )
+    .where(eq(brands.id, sql.placeholder("brandId")));
+
+/** Outside a transaction, the hot path: prepared once per database. */
+const preparedBrandOfMember = preparedPerDb((db) => brandOfMember(db).prepare("brand_of_member"));
 
 /**
  * Loads a brand the principal is a member of. Every brand-scoped operation goes through here: a brand
@@ -17,15 +30,10 @@ export async function getBrandForPrincipal({
   brandId: string;
   tx?: Tx;
 }): Promise<Brand> {
-  const db = tx ?? (await getDb());
-  const [row] = await db
-    .select({ brand: brands })
-    .from(brands)
-    .innerJoin(
-      brandMembers,
-      and(eq(brandMembers.brandId, brands.id), eq(brandMembers.userId, principal.userId)),
-    )
-    .where(eq(brands.id, brandId));
+  const values = { userId: principal.userId, brandId };
+  const [row] = tx
+    ? await brandOfMember(tx).execute(values)
+    : await preparedBrandOfMember(await getDb()).execute(values);
   if (!row) throw notFound("Brand");
   return row.brand;
 }

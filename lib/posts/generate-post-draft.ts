@@ -1,6 +1,6 @@
 import { randomInt } from "node:crypto";
 import { getDb } from "@/db/client";
-import { type Brand, posts } from "@/db/schema";
+import { type Brand, type Post, posts } from "@/db/schema";
 import { chooseTextModel, type TextModelChoice } from "@/lib/ai/model-choice";
 import { ModerationUnavailableError } from "@/lib/ai/moderation";
 import { ApiError } from "@/lib/api/api-error";
@@ -142,29 +142,29 @@ export async function savePostDraft({
   const db = await getDb();
   // Millisecond timestamps from here, so list cursors (JavaScript dates) compare exactly.
   const now = new Date();
-  const [row] = await db
-    .insert(posts)
-    .values({
-      id: newId("pst"),
-      brandId: brand.id,
-      createdBy: principal.userId,
-      channel: input.channel,
-      goal: input.goal,
-      topic: input.topic.trim(),
-      toneOverride: input.toneOverride || null,
-      assets: input.assets ?? [],
-      ...draft.content,
-      status: "draft",
-      seed: draft.seed,
-      provider: draft.provider,
-      model: draft.model,
-      latencyMs: draft.latencyMs,
-      inputTokens: draft.inputTokens,
-      outputTokens: draft.outputTokens,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
+  // Every column is set here, so the view is built from what was written, without reading it back.
+  const row: Post = {
+    id: newId("pst"),
+    brandId: brand.id,
+    createdBy: principal.userId,
+    channel: input.channel,
+    goal: input.goal,
+    topic: input.topic.trim(),
+    toneOverride: input.toneOverride || null,
+    assets: input.assets ?? [],
+    ...draft.content,
+    status: "draft",
+    seed: draft.seed,
+    provider: draft.provider,
+    model: draft.model,
+    latencyMs: draft.latencyMs,
+    inputTokens: draft.inputTokens,
+    outputTokens: draft.outputTokens,
+    videoUrl: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await db.insert(posts).values(row);
   log.info("post_generated", {
     requestId,
     postId: row.id,
@@ -176,17 +176,21 @@ export async function savePostDraft({
   return toPostView(row);
 }
 
-/** Generate post: the caller's brand, a draft, and only then one insert. Nothing is saved on any failure. */
+/**
+ * Generate post: the caller's brand (loaded by the caller, alongside its rate limit), a draft, and only then
+ * one insert. Nothing is saved on any failure.
+ */
 export async function generatePostDraft({
   principal,
+  brand,
   input,
   requestId,
 }: {
   principal: Principal;
+  brand: Brand;
   input: GeneratePostInput;
   requestId?: string;
 }): Promise<PostView> {
-  const brand = await getBrandForPrincipal({ principal, brandId: input.brandId });
   const draft = await draftPost({ brand, input, requestId });
   return savePostDraft({ principal, brand, input, draft, requestId });
 }

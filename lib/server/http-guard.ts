@@ -1,8 +1,7 @@
 import http from "node:http";
-import { apiRouteFor } from "@/lib/api/api-routes";
+import { apiGate, isApiPath } from "@/lib/api/api-gate";
 import { errorResponse } from "@/lib/api/handler";
-import { payloadTooLarge } from "@/lib/api/read-body";
-import { newRequestId } from "@/lib/api/request-id";
+import { newRequestId, REQUEST_ID_HEADER } from "@/lib/api/request-id";
 import { PEER_HEADER } from "@/lib/auth/client-ip";
 
 /** Methods the fetch standard refuses to build a Request for: Next fails on them before any of our code runs. */
@@ -10,12 +9,15 @@ const FORBIDDEN = new Set(["TRACE", "TRACK"]);
 const installed = globalThis as unknown as { brandStudioMethodGuard?: boolean };
 
 /**
- * Two things only the HTTP server can do, installed once per process from the instrumentation hook:
+ * What only the HTTP server can do, installed once per process from the instrumentation hook, before Next
+ * sees a request:
  * - stamp each request with its socket's peer address (PEER_HEADER), which route handlers cannot see;
- * - answer TRACE and TRACK before Next sees them (it would crash building the request and answer a
- *   text/plain 500): 405 in the error envelope, with `Allow` and `X-Request-Id`, like every other method a
- *   path does not serve;
- * - answer 413 to an /api body whose declared Content-Length is over its operation's limit.
+ * - run the API gate (lib/api/api-gate.ts) on every /api request, and give the ones it passes on their
+ *   request id (REQUEST_ID_HEADER for the handler, X-Request-Id on the response). Doing this here rather
+ *   than in Next's proxy (middleware) saves the proxy's cost on every API call, about as much again as a
+ *   trivial route handler;
+ * - answer TRACE and TRACK anywhere (Next would crash building the request and answer a text/plain 500):
+ *   405 in the error envelope, with `Allow` and `X-Request-Id`, like every other method a path does not serve.
  */
 export function installHttpGuard() {
   if (installed.brandStudioMethodGuard) return;
@@ -29,18 +31,19 @@ export function installHttpGuard() {
     if (event === "request") {
       const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
       req.headers[PEER_HEADER] = req.socket?.remoteAddress ?? "unknown";
-      if (FORBIDDEN.has(req.method ?? "")) {
-        void answer(req, res, forbiddenMethod(req));
-        return true;
-      }
-      const slashes = repeatedSlashes(req);
-      if (slashes) {
-        void answer(req, res, slashes);
-        return true;
-      }
-      const tooLarge = declaredTooLarge(req);
-      if (tooLarge) {
-        void answer(req, res, tooLarge);
+      const url = req.url ?? "/";
+      const method = req.method ?? "GET";
+      if (isApiPath(url.split("?", 1)[0])) {
+        const requestId = newRequestId();
+        const refused = apiGate({ method, url, contentLength: req.headers["content-length"] }, requestId);
+        if (refused) {
+          void answer(req, res, refused);
+          return true;
+        }
+        req.headers[REQUEST_ID_HEADER] = requestId;
+        res.setHeader("X-Request-Id", requestId);
+      } else if (FORBIDDEN.has(method)) {
+        void answer(req, res, forbiddenMethod(method));
         return true;
       }
     }
@@ -48,45 +51,15 @@ export function installHttpGuard() {
   } as typeof http.Server.prototype.emit;
 }
 
-const isApi = (pathname: string) => pathname === "/api" || pathname.startsWith("/api/");
-
-/** Next answers /api//x with its own 308 before the proxy runs; this one carries X-Request-Id. */
-function repeatedSlashes(req: http.IncomingMessage) {
-  const [pathname, ...query] = (req.url ?? "/").split("?");
-  if (!pathname.startsWith("/api") || !pathname.includes("//")) return undefined;
-  const target = pathname.replace(/\/{2,}/g, "/").replace(/(.)\/$/, "$1");
-  const search = query.length ? `?${query.join("?")}` : "";
-  return new Response(null, {
-    status: 308,
-    headers: { Location: `${target}${search}`, "X-Request-Id": newRequestId() },
-  });
-}
-
-function forbiddenMethod(req: http.IncomingMessage) {
-  const pathname = (req.url ?? "/").split("?")[0];
-  const allow = (isApi(pathname) ? apiRouteFor(pathname)?.allow : undefined) ?? ["GET", "HEAD"];
+function forbiddenMethod(method: string) {
+  const allow = ["GET", "HEAD"];
   return errorResponse(
     "method_not_allowed",
-    `${req.method} is not answered here. Use ${allow.join(", ")}.`,
+    `${method} is not answered here. Use ${allow.join(", ")}.`,
     newRequestId(),
     undefined,
     { headers: { Allow: allow.join(", ") } },
   );
-}
-
-/**
- * A declared Content-Length over the operation's limit: 413 from here, before Next copies a byte of the body
- * (it cannot be done later: Next hides Content-Length from the proxy and reads the body before the route).
- */
-function declaredTooLarge(req: http.IncomingMessage) {
-  const declared = Number(req.headers["content-length"] ?? 0);
-  if (!Number.isFinite(declared) || declared <= 0) return undefined;
-  const pathname = (req.url ?? "/").split("?")[0];
-  if (!isApi(pathname)) return undefined;
-  const limit = apiRouteFor(pathname)?.bodyLimit(req.method ?? "");
-  if (limit === undefined || declared <= limit) return undefined;
-  const error = payloadTooLarge(limit);
-  return errorResponse(error.code, error.message, newRequestId(), undefined, error);
 }
 
 async function answer(req: http.IncomingMessage, res: http.ServerResponse, response: Response) {

@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import { type Db, getDb } from "@/db/client";
+import { getDb, preparedPerDb } from "@/db/client";
 import { brandMembers, videoJobs } from "@/db/schema";
 import { notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
+import { isTerminalVideoStatus } from "@/lib/contracts/video";
 import type { VideoJobViewRow } from "./video-job-view";
 
 /**
@@ -35,8 +36,8 @@ const columns = {
   referenceVideoId: videoJobs.referenceVideoId,
 };
 
-function prepare(db: Db) {
-  return db
+const statusStatement = preparedPerDb((db) =>
+  db
     .select(columns)
     .from(videoJobs)
     .innerJoin(
@@ -44,31 +45,57 @@ function prepare(db: Db) {
       and(eq(brandMembers.brandId, videoJobs.brandId), eq(brandMembers.userId, sql.placeholder("userId"))),
     )
     .where(eq(videoJobs.id, sql.placeholder("jobId")))
-    .prepare("video_job_status");
-}
+    .prepare("video_job_status"),
+);
 
 const globalForStatus = globalThis as unknown as {
-  brandStudioJobStatus?: WeakMap<Db, ReturnType<typeof prepare>>;
+  brandStudioFinishedJobs?: Map<string, FinishedJob>;
 };
 
 export type VideoJobStatusRow = VideoJobViewRow & { updatedAt: Date };
+type FinishedJob = { row: VideoJobStatusRow; etag: string };
 
-export async function getVideoJobStatusRow({
+/**
+ * Finished jobs as their callers last read them, per process. A finished row never changes (every write to
+ * video_jobs requires an active status), jobs are never deleted and memberships never removed, so the answer
+ * to (user, job) is final once the job is: polls of it need no query. Bounded: the oldest entry goes first.
+ */
+const FINISHED_CACHE_SIZE = 10_000;
+
+function finishedJobs() {
+  globalForStatus.brandStudioFinishedJobs ??= new Map();
+  return globalForStatus.brandStudioFinishedJobs;
+}
+
+/** The caller's job with its ETag: from the finished-job cache, or one prepared read. */
+export async function readVideoJobStatus({
+  principal,
+  jobId,
+}: {
+  principal: Principal;
+  jobId: string;
+}): Promise<FinishedJob> {
+  const key = `${principal.userId}\u0000${jobId}`;
+  const cached = finishedJobs().get(key);
+  if (cached) return cached;
+  const row = await getVideoJobStatusRow({ principal, jobId });
+  const job = { row, etag: videoJobRowETag(row) };
+  if (isTerminalVideoStatus(row.status)) {
+    const cache = finishedJobs();
+    if (cache.size >= FINISHED_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+    cache.set(key, job);
+  }
+  return job;
+}
+
+async function getVideoJobStatusRow({
   principal,
   jobId,
 }: {
   principal: Principal;
   jobId: string;
 }): Promise<VideoJobStatusRow> {
-  const db = await getDb();
-  globalForStatus.brandStudioJobStatus ??= new WeakMap();
-  const statements = globalForStatus.brandStudioJobStatus;
-  let statement = statements.get(db);
-  if (!statement) {
-    statement = prepare(db);
-    statements.set(db, statement);
-  }
-  const [row] = await statement.execute({ userId: principal.userId, jobId });
+  const [row] = await statusStatement(await getDb()).execute({ userId: principal.userId, jobId });
   if (!row) throw notFound("Video job");
   return row;
 }
@@ -77,7 +104,7 @@ export async function getVideoJobStatusRow({
  * A strong ETag over the row's visible columns (not over the view), so it is known before any view is
  * built, and stays put while the job does not change even though each 200 signs its media URLs afresh.
  */
-export function videoJobRowETag(row: VideoJobStatusRow) {
+function videoJobRowETag(row: VideoJobStatusRow) {
   const hash = createHash("sha256");
   for (const value of Object.values(row)) {
     hash.update(value instanceof Date ? String(value.getTime()) : JSON.stringify(value ?? null));

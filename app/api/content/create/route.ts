@@ -4,6 +4,7 @@ import { withIdempotency } from "@/lib/api/idempotency";
 import { enforceRateLimit, rateLimitSubject } from "@/lib/api/rate-limit";
 import { readJson } from "@/lib/api/read-request";
 import { withAuth } from "@/lib/api/with-auth";
+import { getBrandForPrincipal } from "@/lib/brands/get-brand";
 import { generatePost, generatePostBody } from "@/lib/contracts/posts";
 import { generatePostDraft } from "@/lib/posts/generate-post-draft";
 import { streamPostDraft, wantsDraftStream } from "@/lib/posts/stream-post-draft";
@@ -31,8 +32,15 @@ export const POST = withApi(
       body: input,
       // Inside execute: a replay of an Idempotency-Key does not count against the rate limit.
       execute: async () => {
-        const limitHeaders = await enforceRateLimit({ bucket: "generate", subject });
-        const post = await generatePostDraft({ principal, input, requestId });
+        // The brand is read while the request is counted; a rate limit still wins over a missing brand.
+        const [limit, found] = await Promise.allSettled([
+          enforceRateLimit({ bucket: "generate", subject }),
+          getBrandForPrincipal({ principal, brandId: input.brandId }),
+        ]);
+        if (limit.status === "rejected") throw limit.reason;
+        if (found.status === "rejected") throw found.reason;
+        const [limitHeaders, brand] = [limit.value, found.value];
+        const post = await generatePostDraft({ principal, brand, input, requestId });
         return Response.json(post, {
           status: 201,
           headers: { Location: `/api/posts/${post.postId}`, ...limitHeaders },

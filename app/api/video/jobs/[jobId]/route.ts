@@ -8,7 +8,7 @@ import {
   videoJobParams,
 } from "@/lib/contracts/video";
 import { cancelVideoJob as cancelJob } from "@/lib/video/cancel-video-job";
-import { getVideoJobStatusRow, videoJobRowETag } from "@/lib/video/video-job-status";
+import { readVideoJobStatus } from "@/lib/video/video-job-status";
 import { POLL_SECONDS, toVideoJobView } from "@/lib/video/video-job-view";
 
 export const dynamic = "force-dynamic";
@@ -25,9 +25,8 @@ function matchesETag(ifNoneMatch: string | null, etag: string) {
 export const GET = withApi(
   withAuth(async (req, { principal, params }) => {
     const { jobId } = readParams(params, videoJobParams);
-    // Hot path: one prepared read; the ETag comes from the row, so a 304 builds no view.
-    const row = await getVideoJobStatusRow({ principal, jobId });
-    const etag = videoJobRowETag(row);
+    // Hot path: one prepared read (none for a finished job); the ETag comes from the row, so a 304 builds no view.
+    const { row, etag } = await readVideoJobStatus({ principal, jobId });
     const headers = new Headers({ ETag: etag, "Cache-Control": "no-store" });
     if (!isTerminalVideoStatus(row.status)) headers.set("Retry-After", String(POLL_SECONDS));
     if (matchesETag(req.headers.get("if-none-match"), etag))
