@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useMemo, useState } from "react";
-import { CARD_OWNERS, CARD_STATUSES } from "@/lib/docs/card-schema";
+import { CARD_OWNERS, CARD_STATUSES } from "@/lib/docs/card-enums";
 import { MethodBadge, OwnerPill, StatusPill } from "./method-badge";
 
 export type CardSummary = {

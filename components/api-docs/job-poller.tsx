@@ -1,8 +1,8 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import { operations } from "@/lib/contracts";
-import { type ContractCheck, checkResponse } from "@/lib/docs/check-response";
+import { ROUTES } from "@/lib/contracts/routes";
+import type { LiveCheck } from "@/lib/docs/check-live-response";
 import { fillPath } from "@/lib/docs/placeholders";
 import { headerOf, sendRequest } from "./send-request";
 import { VerdictBanner } from "./verdict-banner";
@@ -21,22 +21,20 @@ type JobView = {
 type PollState = {
   job: JobView;
   httpStatus: number;
-  check: ContractCheck;
+  check: LiveCheck;
   polls: number;
   nextInSeconds?: number;
 };
 
 /** Polls a video job at its Retry-After interval, as a client should, and plays the video when it is done. */
 export function JobPoller({ jobId }: { jobId: string }) {
-  const statusOperation = operations.find((operation) => operation.id === "video-job-status");
+  const statusOperation = ROUTES.getVideoJobStatus;
   const [state, setState] = useState<PollState | null>(null);
   const [polling, setPolling] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const generation = useRef(0);
 
   useEffect(() => () => void generation.current++, []);
-
-  if (!statusOperation) return null;
 
   const stop = () => {
     generation.current++;
@@ -49,7 +47,9 @@ export function JobPoller({ jobId }: { jobId: string }) {
     setFailure(null);
     for (let polls = 1; run === generation.current; polls++) {
       try {
+        const checker = import("@/lib/docs/check-live-response");
         const response = await sendRequest({ method: "GET", url: fillPath(statusOperation.path, { jobId }) });
+        const { checkLiveResponse } = await checker;
         if (run !== generation.current) return;
         const job = (response.body ?? {}) as JobView;
         const retryAfter = Number(headerOf(response, "retry-after") ?? DEFAULT_INTERVAL_SECONDS);
@@ -58,7 +58,7 @@ export function JobPoller({ jobId }: { jobId: string }) {
           job,
           polls,
           httpStatus: response.status,
-          check: checkResponse(statusOperation, response.status, response.body),
+          check: checkLiveResponse(statusOperation.id, response.status, response.body),
           nextInSeconds: done ? undefined : retryAfter,
         });
         if (done) break;

@@ -1,11 +1,12 @@
 "use client";
 
 import Link from "next/link";
-import { useSession } from "next-auth/react";
 import { useEffect, useMemo, useState } from "react";
-import { operations } from "@/lib/contracts";
+import { useSession } from "@/lib/client/session";
 import { operationUrl } from "@/lib/contracts/operation";
-import { type ContractCheck, checkResponse, isUnknownRoute } from "@/lib/docs/check-response";
+import { ROUTES } from "@/lib/contracts/routes";
+import type { LiveCheck } from "@/lib/docs/check-live-response";
+import type { PanelContract } from "@/lib/docs/panel-contract";
 import { fillJson, fillPath, firstItem, NONCE, newNonce, PLACEHOLDER_SOURCES } from "@/lib/docs/placeholders";
 import { testSafetyOf } from "@/lib/docs/test-safety";
 import { formatJson } from "./code-block";
@@ -13,7 +14,7 @@ import { JobPoller } from "./job-poller";
 import { ConfirmChange, SafetyNote, SandboxButton } from "./safety-gate";
 import { describeTarget, type Target } from "./sandbox";
 import { type LiveResponse, sendRequest } from "./send-request";
-import { fileFieldsOf, formDataOf, isMultipart } from "./upload-fields";
+import { formDataOf } from "./upload-fields";
 import { VerdictBanner } from "./verdict-banner";
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -25,9 +26,16 @@ type Props = {
   testBody: Json;
   mockOutput: Json;
   placeholders: string[];
+  /** From the operation's contract, worked out on the server; null when the registry has no such operation. */
+  contract: PanelContract | null;
 };
 
-type Result = LiveResponse & { check: ContractCheck | { verdict: "no_contract" } };
+type Result = LiveResponse & { check: LiveCheck };
+
+const routes = Object.values(ROUTES);
+
+/** The contract check (zod, every operation) loads with the first answer, not with the page. */
+const loadCheck = () => import("@/lib/docs/check-live-response").then((module) => module.checkLiveResponse);
 type Lookup = { state: "idle" | "looking" | "found" | "missing"; note?: string };
 
 const statusTone = (status: number) =>
@@ -58,11 +66,10 @@ function lookupOrder(names: string[]): string[] {
  * The card's live test: sends testBody (editable) to testPath on this backend with the signed-in user's
  * token, shows what came back, and checks it against the operation's zod contract from the registry.
  */
-export function TestPanel({ cardId, method, testPath, testBody, mockOutput, placeholders }: Props) {
-  const operation = operations.find((candidate) => candidate.id === cardId);
-  const needsToken = operation?.auth !== "none";
-  const multipart = isMultipart(operation);
-  const fileFields = useMemo(() => fileFieldsOf(operation), [operation]);
+export function TestPanel({ cardId, method, testPath, testBody, mockOutput, placeholders, contract }: Props) {
+  const needsToken = contract?.auth !== "none";
+  const multipart = contract?.multipart ?? false;
+  const fileFields = contract?.fileFields ?? [];
   const [files, setFiles] = useState<Record<string, File | undefined>>({});
   const session = useSession();
   const [values, setValues] = useState(
@@ -104,7 +111,7 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
         const note = (lookup: Lookup) =>
           autoFilled.includes(name) && setLookups((current) => ({ ...current, [name]: lookup }));
         const source = PLACEHOLDER_SOURCES[name];
-        const list = source && operations.find((candidate) => candidate.id === source.listOperation);
+        const list = source && routes.find((candidate) => candidate.id === source.listOperation);
         if (!source || !list) {
           if (name !== NONCE) note({ state: "missing", note: "Type one." });
           continue;
@@ -165,12 +172,9 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
     setSending(true);
     setFailure(null);
     try {
+      const checker = loadCheck();
       const response = await sendRequest({ method, url, body: await requestBody() });
-      const check = operation
-        ? checkResponse(operation, response.status, response.body)
-        : isUnknownRoute(cardId, response.status, response.body)
-          ? ({ verdict: "not_implemented" } as const)
-          : ({ verdict: "no_contract" } as const);
+      const check = (await checker)(cardId, response.status, response.body);
       setResult({ ...response, check });
     } catch (error) {
       setFailure(

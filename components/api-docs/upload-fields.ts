@@ -1,19 +1,3 @@
-import type { Operation } from "@/lib/contracts/operation";
-import { jsonSchemaOf } from "@/lib/docs/contract-fields";
-
-export const isMultipart = (operation: Operation | undefined) =>
-  operation?.bodyContentType === "multipart/form-data";
-
-/** Body fields the contract marks as files (`format: "binary"`): the panel offers a file picker for each. */
-export function fileFieldsOf(operation: Operation | undefined): string[] {
-  if (!operation?.body) return [];
-  const { root, resolve } = jsonSchemaOf(operation.body, "input");
-  return Object.entries(root.properties ?? {})
-    .map(([name, property]) => [name, resolve(property)] as const)
-    .filter(([, property]) => property.format === "binary")
-    .map(([name]) => name);
-}
-
 /** A 512×512 PNG drawn in the browser, so an upload can be tested without a file at hand. */
 export function sampleImage(name: string): Promise<File> {
   const canvas = document.createElement("canvas");

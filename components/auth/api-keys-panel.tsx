@@ -5,8 +5,9 @@ import { type FormEvent, useState } from "react";
 import type { z } from "zod";
 import { Button, Card, ErrorNotice, Field, TextInput } from "@/components/ui/primitives";
 import { callApi } from "@/lib/client/api-client";
+import { createApiKey, revokeApiKey } from "@/lib/client/operations";
 import { apiKeysQuery, queryKeys } from "@/lib/client/queries";
-import { createApiKey, type createApiKeyResponse, revokeApiKey } from "@/lib/contracts/keys";
+import type { createApiKeyResponse } from "@/lib/contracts/keys";
 
 const formatDate = (value: string | null) => (value ? new Date(value).toLocaleString() : "Never");
 

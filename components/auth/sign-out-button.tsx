@@ -1,6 +1,5 @@
 "use client";
 
-import { signOut } from "next-auth/react";
 import { forgetAccessToken } from "@/lib/client/api-client";
 
 export function SignOutButton() {
@@ -9,7 +8,8 @@ export function SignOutButton() {
       type="button"
       onClick={() => {
         forgetAccessToken();
-        void signOut({ callbackUrl: "/login" });
+        // next-auth's client is loaded only when someone signs out; no page needs it to render.
+        void import("next-auth/react").then(({ signOut }) => signOut({ callbackUrl: "/login" }));
       }}
       className="rounded-md px-3 py-1.5 text-slate-600 hover:bg-slate-100 hover:text-slate-900"
     >

@@ -4,7 +4,7 @@ import { signIn } from "next-auth/react";
 import { type FormEvent, useState } from "react";
 import { Button, ErrorNotice, Field, TextInput } from "@/components/ui/primitives";
 import { ApiClientError, callApi } from "@/lib/client/api-client";
-import { signUp } from "@/lib/contracts/users";
+import { signUp } from "@/lib/client/operations";
 
 export function SignupForm() {
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});

@@ -4,8 +4,10 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type ChangeEvent, useRef, useState } from "react";
 import { Button, Card, ErrorNotice } from "@/components/ui/primitives";
 import { ApiClientError, callApi } from "@/lib/client/api-client";
+import { uploadAvatar } from "@/lib/client/operations";
 import { brandChanged } from "@/lib/client/queries";
-import { AVATAR_UPLOAD, type BrandResponse, uploadAvatar } from "@/lib/contracts/brands";
+import { AVATAR_UPLOAD } from "@/lib/contracts/brand-rules";
+import type { BrandResponse } from "@/lib/contracts/brands";
 import { AvatarStatusBadge } from "./avatar-status";
 
 const MAX_MB = AVATAR_UPLOAD.maxBytes / (1024 * 1024);

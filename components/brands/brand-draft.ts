@@ -1,10 +1,16 @@
-import {
-  type BrandResponse,
-  type CreateBrandInput,
+import type {
+  BrandResponse,
+  CreateBrandInput,
   createBrandBody,
-  type UpdateBrandInput,
+  UpdateBrandInput,
   updateBrandBody,
 } from "@/lib/contracts/brands";
+
+/**
+ * The brand contract (zod), loaded when a form is first checked rather than with the page. The forms call
+ * it on focus, so it is there by the time the user saves.
+ */
+export const loadBrandContract = () => import("@/lib/contracts/brands");
 
 /** The settings form's state: lists are edited as one entry per line, hashtags as words. */
 export type BrandDraft = {
@@ -104,7 +110,8 @@ function check<T>(
   };
 }
 
-export function checkCreate(draft: BrandDraft): Checked<CreateBrandInput> {
+export async function checkCreate(draft: BrandDraft): Promise<Checked<CreateBrandInput>> {
+  const { createBrandBody } = await loadBrandContract();
   return check(createBrandBody, toFields(draft));
 }
 
@@ -118,6 +125,10 @@ export function changedFields(draft: BrandDraft, brand: BrandResponse) {
   );
 }
 
-export function checkUpdate(draft: BrandDraft, brand: BrandResponse): Checked<UpdateBrandInput> {
+export async function checkUpdate(
+  draft: BrandDraft,
+  brand: BrandResponse,
+): Promise<Checked<UpdateBrandInput>> {
+  const { updateBrandBody } = await loadBrandContract();
   return check(updateBrandBody, changedFields(draft, brand));
 }

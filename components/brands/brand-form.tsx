@@ -4,14 +4,9 @@ import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, type TextareaHTMLAttributes, useState } from "react";
 import { Button, Card, ErrorNotice, Field, TextInput } from "@/components/ui/primitives";
 import { ApiClientError, callApi } from "@/lib/client/api-client";
-import {
-  BRAND_LIMITS,
-  type BrandResponse,
-  type CreateBrandInput,
-  createBrand,
-  type UpdateBrandInput,
-  updateBrand,
-} from "@/lib/contracts/brands";
+import { createBrand, updateBrand } from "@/lib/client/operations";
+import { BRAND_LIMITS } from "@/lib/contracts/brand-rules";
+import type { BrandResponse, CreateBrandInput, UpdateBrandInput } from "@/lib/contracts/brands";
 import {
   type BrandDraft,
   changedFields,
@@ -20,6 +15,7 @@ import {
   type DraftField,
   type FieldErrors,
   fieldErrors,
+  loadBrandContract,
   toDraft,
 } from "./brand-draft";
 
@@ -89,9 +85,9 @@ export function BrandForm({
 
   const dirty = brand ? Object.keys(changedFields(draft, brand)).length > 0 : true;
 
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const checked = brand ? checkUpdate(draft, brand) : checkCreate(draft);
+    const checked = await (brand ? checkUpdate(draft, brand) : checkCreate(draft));
     if (!checked.ok) {
       setErrors(checked.errors);
       return;
@@ -114,7 +110,7 @@ export function BrandForm({
     `One per line; at most ${count}, each up to ${length} characters.`;
 
   return (
-    <form onSubmit={onSubmit} noValidate className="space-y-6">
+    <form onSubmit={onSubmit} onFocus={() => void loadBrandContract()} noValidate className="space-y-6">
       <Section title="Identity" description="Who the brand is and who it talks to.">
         <Field label="Name" error={errors.name} hint={`Up to ${BRAND_LIMITS.name} characters.`}>
           <TextInput {...bind("name")} placeholder="Northwind Coffee" />

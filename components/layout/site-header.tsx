@@ -1,8 +1,8 @@
 "use client";
 
 import Link from "next/link";
-import { useSession } from "next-auth/react";
 import { SignOutButton } from "@/components/auth/sign-out-button";
+import { useSession } from "@/lib/client/session";
 
 export const NAV_ITEMS = [
   { href: "/studio", label: "Studio" },
@@ -13,7 +13,7 @@ export const NAV_ITEMS = [
 ] as const;
 
 /**
- * The header is a client island: it reads the session in the browser (next-auth's SessionProvider), so
+ * The header is a client island: it reads the session in the browser (lib/client/session), so
  * no page has to read cookies on the server just to render it, and the docs pages stay static.
  */
 export function SiteHeader() {

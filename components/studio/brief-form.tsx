@@ -1,9 +1,8 @@
 "use client";
 
-import { zodResolver } from "@hookform/resolvers/zod";
 import Link from "next/link";
-import { useFieldArray, useForm } from "react-hook-form";
-import { z } from "zod";
+import { type FormEvent, useRef, useState } from "react";
+import type { z } from "zod";
 import {
   CHANNEL_LABELS,
   CharacterCount,
@@ -12,45 +11,11 @@ import {
   PostTextArea,
 } from "@/components/studio/form-controls";
 import { Button, Field, TextInput } from "@/components/ui/primitives";
-import {
-  BRIEF_TOO_SHORT_MESSAGE,
-  CHANNELS,
-  channel,
-  type GeneratePostInput,
-  GOALS,
-  generatePostBody,
-  goal,
-  isTopicLongEnough,
-  MAX_MEDIA_ITEMS,
-  MIN_TOPIC_CHARS,
-  MIN_TOPIC_WORDS,
-  postAsset,
-} from "@/lib/contracts/posts";
+import { BRIEF_LIMITS, CHANNELS, GOALS, MIN_TOPIC_CHARS, MIN_TOPIC_WORDS } from "@/lib/contracts/post-rules";
+import type { GeneratePostInput } from "@/lib/contracts/posts";
+import type { BriefErrors, briefFormSchema } from "./brief-schema";
 
-export const MAX_ASSETS = MAX_MEDIA_ITEMS;
-
-/**
- * The brief as the form holds it, checked in the browser with the contract's own rules (the same zod
- * pieces the API validates with, plus the brief_too_short rule), so errors show beside their fields
- * before anything is sent.
- */
-export const briefFormSchema = z.object({
-  brandId: z.string().min(1, "Choose a brand."),
-  channel,
-  topic: generatePostBody.shape.topic.refine(isTopicLongEnough, BRIEF_TOO_SHORT_MESSAGE),
-  goal,
-  toneOverride: z.string().trim().max(200, "The tone override can be at most 200 characters."),
-  assets: z
-    .array(
-      z.object({
-        type: postAsset.shape.type,
-        // An empty row is left out when the brief is sent.
-        url: z.union([z.literal(""), postAsset.shape.url], { error: "Use a full http(s) URL." }),
-        description: z.string().trim().max(300, "At most 300 characters."),
-      }),
-    )
-    .max(MAX_ASSETS),
-});
+export const MAX_ASSETS = BRIEF_LIMITS.assets;
 
 export type BriefDraft = z.infer<typeof briefFormSchema>;
 export type BriefAsset = BriefDraft["assets"][number];
@@ -74,6 +39,14 @@ export function briefBody(brief: BriefDraft): GeneratePostInput {
   };
 }
 
+/**
+ * The brief's check (the contract's own zod rules, in brief-schema.ts), loaded when the user starts on the
+ * form rather than with the page: showing the form needs no schema.
+ */
+const loadBriefCheck = () => import("./brief-schema").then((schema) => schema.checkBrief);
+
+type AssetRow = BriefAsset & { key: number };
+
 const TOPIC_HINT = `What the post is about: at least ${MIN_TOPIC_WORDS} words and ${MIN_TOPIC_CHARS} characters.`;
 
 export function PostBriefForm({
@@ -87,24 +60,77 @@ export function PostBriefForm({
   onGenerate: (brief: BriefDraft) => void;
   generating: boolean;
 }) {
-  const form = useForm<BriefDraft>({
-    defaultValues: brief,
-    resolver: zodResolver(briefFormSchema),
-    mode: "onSubmit",
-    reValidateMode: "onChange",
-  });
-  const { register, handleSubmit, watch, formState } = form;
-  const errors = formState.errors;
-  const assets = useFieldArray({ control: form.control, name: "assets" });
-  const brandId = watch("brandId");
-  const topic = watch("topic") ?? "";
-  const selectedChannel = watch("channel");
+  const formRef = useRef<HTMLFormElement>(null);
+  const nextKey = useRef(0);
+  const withKey = (asset: BriefAsset): AssetRow => ({ ...asset, key: nextKey.current++ });
+  const [values, setValues] = useState(() => ({ ...brief, assets: brief.assets.map(withKey) }));
+  const [errors, setErrors] = useState<BriefErrors>({});
+  // Like a form library's "validate on submit, then again on every change".
+  const submitted = useRef(false);
+  const brandId = values.brandId;
+  const topic = values.topic;
+  const selectedChannel = values.channel;
   const brand = brands.find((item) => item.brandId === brandId);
 
+  const draftOf = (current: typeof values): BriefDraft => ({
+    ...current,
+    assets: current.assets.map(({ key: _key, ...asset }) => asset),
+  });
+
+  async function revalidate(next: typeof values) {
+    if (!submitted.current) return;
+    const checked = (await loadBriefCheck())(draftOf(next));
+    setErrors(checked.ok ? {} : checked.errors);
+  }
+
+  function update(next: typeof values) {
+    setValues(next);
+    void revalidate(next);
+  }
+  const set = <K extends "brandId" | "channel" | "topic" | "goal" | "toneOverride">(
+    field: K,
+    value: BriefDraft[K],
+  ) => update({ ...values, [field]: value });
+  const setAsset = (index: number, patch: Partial<BriefAsset>) =>
+    update({
+      ...values,
+      assets: values.assets.map((asset, at) => (at === index ? { ...asset, ...patch } : asset)),
+    });
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    submitted.current = true;
+    const checked = (await loadBriefCheck())(draftOf(values));
+    if (checked.ok) {
+      setErrors({});
+      onGenerate(checked.brief);
+      return;
+    }
+    setErrors(checked.errors);
+    // The first field in error takes the focus, in the order the form shows them.
+    const first = Object.keys(checked.errors)
+      .map((name) => formRef.current?.elements.namedItem(name))
+      .find((element): element is HTMLElement => element instanceof HTMLElement);
+    first?.focus();
+  }
+
   return (
-    <form onSubmit={handleSubmit(onGenerate)} noValidate className="space-y-4" aria-label="Brief">
-      <Field label="Brand" error={errors.brandId?.message}>
-        <PostSelect {...register("brandId")} aria-invalid={!!errors.brandId}>
+    <form
+      ref={formRef}
+      onSubmit={onSubmit}
+      // Start loading the check as soon as the user works in the form, so Generate never waits for it.
+      onFocus={() => void loadBriefCheck()}
+      noValidate
+      className="space-y-4"
+      aria-label="Brief"
+    >
+      <Field label="Brand" error={errors.brandId}>
+        <PostSelect
+          name="brandId"
+          value={values.brandId}
+          onChange={(event) => set("brandId", event.target.value)}
+          aria-invalid={!!errors.brandId}
+        >
           {brands.map((item) => (
             <option key={item.brandId} value={item.brandId}>
               {item.name}
@@ -125,28 +151,41 @@ export function PostBriefForm({
                   : "text-slate-700 hover:text-slate-900"
               }`}
             >
-              <input type="radio" value={item} {...register("channel")} className="sr-only" />
+              <input
+                type="radio"
+                name="channel"
+                value={item}
+                checked={selectedChannel === item}
+                onChange={() => set("channel", item)}
+                className="sr-only"
+              />
               {CHANNEL_LABELS[item]}
             </label>
           ))}
         </div>
       </fieldset>
 
-      <Field label="Topic" hint={TOPIC_HINT} error={errors.topic?.message}>
+      <Field label="Topic" hint={TOPIC_HINT} error={errors.topic}>
         <PostTextArea
           rows={3}
-          maxLength={500}
+          maxLength={BRIEF_LIMITS.topic}
           aria-invalid={!!errors.topic}
-          {...register("topic")}
+          name="topic"
+          value={topic}
+          onChange={(event) => set("topic", event.target.value)}
           placeholder="Our new Ethiopian single-origin espresso, roasted in small batches"
         />
         <span className="block text-right">
-          <CharacterCount length={topic.length} limit={500} />
+          <CharacterCount length={topic.length} limit={BRIEF_LIMITS.topic} />
         </span>
       </Field>
 
-      <Field label="Goal" error={errors.goal?.message}>
-        <PostSelect {...register("goal")}>
+      <Field label="Goal" error={errors.goal}>
+        <PostSelect
+          name="goal"
+          value={values.goal}
+          onChange={(event) => set("goal", event.target.value as BriefDraft["goal"])}
+        >
           {GOALS.map((item) => (
             <option key={item} value={item}>
               {GOAL_LABELS[item]}
@@ -158,33 +197,38 @@ export function PostBriefForm({
       <Field
         label="Tone override (optional)"
         hint={brand?.tone ? `Brand tone: ${brand.tone}` : undefined}
-        error={errors.toneOverride?.message}
+        error={errors.toneOverride}
       >
         <TextInput
-          maxLength={200}
+          maxLength={BRIEF_LIMITS.toneOverride}
           aria-invalid={!!errors.toneOverride}
-          {...register("toneOverride")}
+          name="toneOverride"
+          value={values.toneOverride}
+          onChange={(event) => set("toneOverride", event.target.value)}
           placeholder="e.g. playful and light"
         />
       </Field>
 
       <details
         className="group rounded-lg border border-slate-200 bg-slate-50/60 px-3 py-2"
-        open={assets.fields.length > 0}
+        open={values.assets.length > 0}
       >
         <summary className="cursor-pointer text-sm font-medium text-slate-700">
-          Assets (optional){assets.fields.length ? ` · ${assets.fields.length}` : ""}
+          Assets (optional){values.assets.length ? ` · ${values.assets.length}` : ""}
         </summary>
         <div className="mt-3 space-y-3">
-          {assets.fields.map((asset, index) => {
-            const problem = errors.assets?.[index];
+          {values.assets.map((asset, index) => {
+            const urlProblem = errors[`assets.${index}.url`];
+            const descriptionProblem = errors[`assets.${index}.description`];
             return (
-              <div key={asset.id} className="space-y-2 rounded-lg border border-slate-200 bg-white p-2">
+              <div key={asset.key} className="space-y-2 rounded-lg border border-slate-200 bg-white p-2">
                 <div className="flex gap-2">
                   <PostSelect
                     aria-label={`Asset ${index + 1} type`}
                     className="w-24"
-                    {...register(`assets.${index}.type`)}
+                    name={`assets.${index}.type`}
+                    value={asset.type}
+                    onChange={(event) => setAsset(index, { type: event.target.value as BriefAsset["type"] })}
                   >
                     <option value="image">Image</option>
                     <option value="video">Video</option>
@@ -192,43 +236,60 @@ export function PostBriefForm({
                   </PostSelect>
                   <TextInput
                     aria-label={`Asset ${index + 1} URL`}
-                    aria-invalid={!!problem?.url}
+                    aria-invalid={!!urlProblem}
                     type="url"
                     placeholder="https://…"
-                    {...register(`assets.${index}.url`)}
+                    name={`assets.${index}.url`}
+                    value={asset.url}
+                    onChange={(event) => setAsset(index, { url: event.target.value })}
                   />
                 </div>
-                {problem?.url?.message && (
+                {urlProblem && (
                   <p role="alert" className="text-xs text-red-700">
-                    {problem.url.message}
+                    {urlProblem}
                   </p>
                 )}
                 <div className="flex gap-2">
                   <TextInput
                     aria-label={`Asset ${index + 1} description`}
                     placeholder="What it shows (optional)"
-                    maxLength={300}
-                    {...register(`assets.${index}.description`)}
+                    maxLength={BRIEF_LIMITS.assetDescription}
+                    aria-invalid={!!descriptionProblem}
+                    name={`assets.${index}.description`}
+                    value={asset.description}
+                    onChange={(event) => setAsset(index, { description: event.target.value })}
                   />
                   <button
                     type="button"
-                    onClick={() => assets.remove(index)}
+                    onClick={() =>
+                      update({ ...values, assets: values.assets.filter((_, at) => at !== index) })
+                    }
                     className="rounded-md px-2 text-sm text-slate-600 hover:bg-slate-100 hover:text-slate-800"
                     aria-label={`Remove asset ${index + 1}`}
                   >
                     Remove
                   </button>
                 </div>
+                {descriptionProblem && (
+                  <p role="alert" className="text-xs text-red-700">
+                    {descriptionProblem}
+                  </p>
+                )}
               </div>
             );
           })}
           <button
             type="button"
-            disabled={assets.fields.length >= MAX_ASSETS}
-            onClick={() => assets.append({ type: "image", url: "", description: "" })}
+            disabled={values.assets.length >= MAX_ASSETS}
+            onClick={() =>
+              update({
+                ...values,
+                assets: [...values.assets, withKey({ type: "image", url: "", description: "" })],
+              })
+            }
             className="text-sm font-medium text-brand-600 hover:text-brand-700 disabled:text-slate-500"
           >
-            + Add an asset {assets.fields.length >= MAX_ASSETS ? `(at most ${MAX_ASSETS})` : ""}
+            + Add an asset {values.assets.length >= MAX_ASSETS ? `(at most ${MAX_ASSETS})` : ""}
           </button>
         </div>
       </details>

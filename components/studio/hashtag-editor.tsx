@@ -1,7 +1,7 @@
 "use client";
 
 import { type KeyboardEvent, useState } from "react";
-import { HASHTAG_PATTERN } from "@/lib/contracts/posts";
+import { HASHTAG_PATTERN } from "@/lib/contracts/post-rules";
 
 /** Hashtag chips with add and remove, the limit shown, and the channel's tag rules checked as you type. */
 export function PostHashtags({

@@ -1,7 +1,8 @@
 "use client";
 
 import { PostTextArea } from "@/components/studio/form-controls";
-import { type MediaPlan, mediaFormatFor } from "@/lib/contracts/posts";
+import { mediaFormatFor } from "@/lib/contracts/post-rules";
+import type { MediaPlan } from "@/lib/contracts/posts";
 
 const FORMAT_LABELS: Record<MediaPlan["format"], string> = {
   text_only: "Text only",

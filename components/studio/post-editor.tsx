@@ -1,14 +1,35 @@
 "use client";
 
 import Link from "next/link";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { DraftDetails } from "@/components/studio/draft-details";
 import { CHANNEL_LABELS, CharacterCount, GOAL_LABELS, PostTextArea } from "@/components/studio/form-controls";
 import { PostHashtags } from "@/components/studio/hashtag-editor";
 import { PostMediaPlan } from "@/components/studio/media-plan-editor";
 import { Button, Card, ErrorNotice } from "@/components/ui/primitives";
-import { CHANNEL_RULES, captionLimit, type PostView } from "@/lib/contracts/posts";
-import { channelRuleIssues, type PostContent } from "@/lib/posts/channel-rules";
+import { CHANNEL_RULES, captionLimit } from "@/lib/contracts/post-rules";
+import type { PostView } from "@/lib/contracts/posts";
+import type { channelRuleIssues, PostContent } from "@/lib/posts/channel-rules";
+
+type RuleCheck = typeof channelRuleIssues;
+
+/**
+ * The channel rules check (the server's own, built on the zod contract), loaded once the editor is on
+ * screen rather than with the page. Until it is there, Save waits for it.
+ */
+function useRuleCheck() {
+  const [check, setCheck] = useState<RuleCheck | null>(null);
+  useEffect(() => {
+    let live = true;
+    void import("@/lib/posts/channel-rules").then((rules) => {
+      if (live) setCheck(() => rules.channelRuleIssues);
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
+  return check;
+}
 
 /** Where the draft stands: being saved, edited and not saved, saved by the user, or untouched since generated. */
 export function saveState({ post, dirty, saving }: { post: PostView; dirty: boolean; saving: boolean }) {
@@ -64,7 +85,8 @@ export function PostEditor({
   regenerating: boolean;
 }) {
   const limit = captionLimit(post.channel, content.mediaPlan);
-  const issues = channelRuleIssues(post.channel, content);
+  const check = useRuleCheck();
+  const issues = check ? check(post.channel, content) : [];
   const state = saveState({ post, dirty, saving });
 
   return (
@@ -141,7 +163,7 @@ export function PostEditor({
       {saveError && <ErrorNotice message={saveError} onRetry={onSave} />}
 
       <div className="flex flex-wrap items-center gap-3 border-t border-slate-100 pt-4">
-        <Button onClick={onSave} disabled={saving || !dirty || issues.length > 0}>
+        <Button onClick={onSave} disabled={saving || !dirty || !check || issues.length > 0}>
           {saving ? "Saving…" : "Save"}
         </Button>
         <CopyCaption content={content} />

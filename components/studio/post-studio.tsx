@@ -13,17 +13,10 @@ import { useLeaveGuard } from "@/components/studio/use-leave-guard";
 import { Card, ErrorNotice } from "@/components/ui/primitives";
 import { ApiClientError, callApi } from "@/lib/client/api-client";
 import { streamDraft } from "@/lib/client/draft-stream";
+import { updatePost } from "@/lib/client/operations";
 import { brandQueries, postChanged, postQueries } from "@/lib/client/queries";
-import {
-  ASPECT_RATIOS,
-  type Channel,
-  type GeneratePostInput,
-  type MediaPlan,
-  mediaFormatFor,
-  type PartialDraft,
-  type PostView,
-  updatePost,
-} from "@/lib/contracts/posts";
+import { ASPECT_RATIOS, type Channel, mediaFormatFor } from "@/lib/contracts/post-rules";
+import type { GeneratePostInput, MediaPlan, PartialDraft, PostView } from "@/lib/contracts/posts";
 import type { PostContent } from "@/lib/posts/channel-rules";
 
 const contentOf = (post: PostView): PostContent => ({

@@ -4,8 +4,8 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { Button, ErrorNotice } from "@/components/ui/primitives";
 import { callApi } from "@/lib/client/api-client";
+import { updatePost } from "@/lib/client/operations";
 import { postChanged } from "@/lib/client/queries";
-import { updatePost } from "@/lib/contracts/posts";
 
 /** Puts the finished video into its post (PATCH videoUrl), then opens the post in the editor. */
 export function UseInPostButton({ postId, videoUrl }: { postId: string; videoUrl: string }) {

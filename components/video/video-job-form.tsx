@@ -6,19 +6,19 @@ import { useRouter, useSearchParams } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { Button, Card, ErrorNotice, Field, TextInput } from "@/components/ui/primitives";
 import { ApiClientError, callApi } from "@/lib/client/api-client";
+import { generateVideo } from "@/lib/client/operations";
 import { brandQueries, postQueries } from "@/lib/client/queries";
 import type { BrandResponse } from "@/lib/contracts/brands";
+import type { GenerateVideoInput } from "@/lib/contracts/video";
 import {
   defaultVideoAspectRatio,
-  type GenerateVideoInput,
-  generateVideo,
   SCRIPT_MAX_CHARS,
   SCRIPT_MIN_CHARS,
   VIDEO_ASPECT_RATIOS,
   VIDEO_BRIEF_MAX_CHARS,
   type VideoAspectRatio,
   type VideoMode,
-} from "@/lib/contracts/video";
+} from "@/lib/contracts/video-rules";
 import { ASPECT_LABEL } from "./video-poster";
 
 /** Why avatar mode cannot be picked for this brand now, or null when it can. */

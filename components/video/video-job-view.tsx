@@ -5,14 +5,10 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { Button, Card, ErrorNotice } from "@/components/ui/primitives";
 import { ApiClientError, callApi } from "@/lib/client/api-client";
+import { cancelVideoJob, generateVideo } from "@/lib/client/operations";
 import { queryKeys, videoJobQueries } from "@/lib/client/queries";
-import {
-  cancelVideoJob,
-  type GenerateVideoInput,
-  generateVideo,
-  isTerminalVideoStatus,
-  type VideoJobView as VideoJob,
-} from "@/lib/contracts/video";
+import type { GenerateVideoInput, VideoJobView as VideoJob } from "@/lib/contracts/video";
+import { isTerminalVideoStatus } from "@/lib/contracts/video-rules";
 import { UseInPostButton } from "./use-in-post";
 import { ASPECT_CLASS, ASPECT_LABEL, VideoPoster } from "./video-poster";
 import { formatDuration, formatTimeLeft, VideoStatusBadge } from "./video-status-badge";

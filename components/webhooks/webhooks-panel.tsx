@@ -4,15 +4,10 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Button, Card, ErrorNotice, Field, TextInput } from "@/components/ui/primitives";
 import { callApi } from "@/lib/client/api-client";
+import { createWebhook, deleteWebhook, sendTestWebhook } from "@/lib/client/operations";
 import { queryKeys, webhookQueries } from "@/lib/client/queries";
-import {
-  type CreateWebhookBody,
-  type CreateWebhookResponse,
-  createWebhook,
-  deleteWebhook,
-  sendTestWebhook,
-  WEBHOOK_EVENTS,
-} from "@/lib/contracts/webhooks";
+import { WEBHOOK_EVENTS } from "@/lib/contracts/webhook-rules";
+import type { CreateWebhookBody, CreateWebhookResponse } from "@/lib/contracts/webhooks";
 import { WebhookDeliveries } from "./webhook-deliveries";
 
 /** Settings: the user's Standard Webhooks endpoints (list, add, delete, deliveries, send a test event). */

@@ -1,8 +1,9 @@
 "use client";
 
-import { getSession } from "next-auth/react";
 import type { z } from "zod";
 import { ACCESS_TOKEN_REFRESH_WINDOW_MS } from "@/lib/auth/access-token-window";
+import type { ClientOperation } from "@/lib/client/operations";
+import { fetchSession } from "@/lib/client/session";
 import type { ErrorEnvelope } from "@/lib/contracts/common";
 import { type Operation, operationUrl } from "@/lib/contracts/operation";
 
@@ -27,7 +28,7 @@ let cached: { token: string; expires: number } | null = null;
 /** The session's access token, fetched again (and so refreshed by the server) before it runs out. */
 export async function getAccessToken({ force = false } = {}): Promise<string | null> {
   if (!force && cached && cached.expires - Date.now() > ACCESS_TOKEN_REFRESH_WINDOW_MS) return cached.token;
-  const session = await getSession();
+  const session = await fetchSession().catch(() => null);
   cached =
     session?.accessToken && session.accessTokenExpires
       ? { token: session.accessToken, expires: session.accessTokenExpires }
@@ -99,11 +100,11 @@ export type CallInput<O extends Operation> = {
 export type CallResult<T> = { status: number; data: T; headers: Headers };
 
 /**
- * Calls an operation by its contract: the path, method, body shape and the answer's type all come from the
- * one definition in lib/contracts, never from the caller.
+ * Calls an operation by its contract: the path and method come from lib/contracts/routes, the body shape and
+ * the answer's type from the zod contract (types only), never from the caller.
  */
 export async function callApi<O extends Operation>(
-  operation: O,
+  operation: ClientOperation<O>,
   input: CallInput<O> = {},
 ): Promise<CallResult<ResponseOf<O>>> {
   const search = new URLSearchParams();

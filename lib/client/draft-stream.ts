@@ -1,14 +1,9 @@
 "use client";
 
 import { ApiClientError, authorizedFetch, toError } from "@/lib/client/api-client";
-import {
-  type GeneratePostInput,
-  generatePost,
-  type PartialDraft,
-  POST_STREAM_CONTENT_TYPE,
-  type PostView,
-  postStreamEvent,
-} from "@/lib/contracts/posts";
+import { generatePost } from "@/lib/client/operations";
+import { POST_STREAM_CONTENT_TYPE } from "@/lib/contracts/post-rules";
+import type { GeneratePostInput, PartialDraft, PostView } from "@/lib/contracts/posts";
 
 /**
  * Generate post, streamed (Accept: application/x-ndjson): calls onPartial with the draft as it grows and
@@ -22,6 +17,9 @@ export async function streamDraft(
     onRetry,
   }: { signal: AbortSignal; onPartial: (draft: PartialDraft) => void; onRetry?: () => void },
 ): Promise<PostView> {
+  // The event schema (zod) loads while the request is on its way, not with the page.
+  const contract = import("@/lib/contracts/posts");
+  contract.catch(() => {});
   const response = await authorizedFetch(generatePost.path, {
     method: generatePost.method,
     headers: { "content-type": "application/json", accept: POST_STREAM_CONTENT_TYPE },
@@ -31,6 +29,7 @@ export async function streamDraft(
   if (!response.ok) throw await toError(response);
   if (!response.body) throw new ApiClientError(502, "generation_failed", "The draft stream was empty.", true);
 
+  const { postStreamEvent } = await contract;
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
   for (;;) {

@@ -2,17 +2,24 @@
 
 import { infiniteQueryOptions, type QueryClient, queryOptions } from "@tanstack/react-query";
 import { callApi } from "@/lib/client/api-client";
-import { type BrandResponse, brandContext, getBrand, listBrands } from "@/lib/contracts/brands";
-import { backendConnectCheck, type HealthResponse } from "@/lib/contracts/health";
-import { listApiKeys } from "@/lib/contracts/keys";
-import { getPost, listPosts, type PostView } from "@/lib/contracts/posts";
 import {
+  backendConnectCheck,
+  brandContext,
+  getBrand,
+  getPost,
   getVideoJobStatus,
-  isTerminalVideoStatus as isTerminal,
+  listApiKeys,
+  listBrands,
+  listPosts,
   listVideoJobs,
-  type VideoJobView,
-} from "@/lib/contracts/video";
-import { listWebhookDeliveries, listWebhooks } from "@/lib/contracts/webhooks";
+  listWebhookDeliveries,
+  listWebhooks,
+} from "@/lib/client/operations";
+import type { BrandResponse } from "@/lib/contracts/brands";
+import type { HealthResponse } from "@/lib/contracts/health";
+import type { PostView } from "@/lib/contracts/posts";
+import type { VideoJobView } from "@/lib/contracts/video";
+import { isTerminalVideoStatus as isTerminal } from "@/lib/contracts/video-rules";
 
 /**
  * Every TanStack Query key the app uses, from one place. Each key holds exactly one shape: the response

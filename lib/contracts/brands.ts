@@ -1,34 +1,11 @@
 import { z } from "zod";
+import { AVATAR_UPLOAD, BRAND_LIMITS, COLOR_PATTERN, HASHTAG_PATTERN, LANGUAGE_PATTERN } from "./brand-rules";
 import { idOf, isoDateTime, userText } from "./common";
 import { AVATAR_STATUSES } from "./enums";
 import { defineOperation } from "./operation";
+import { ROUTES } from "./routes";
 
-/** The limits of a brand profile. The settings page shows them next to the fields. */
-export const BRAND_LIMITS = {
-  name: 80,
-  tone: 200,
-  voice: 1000,
-  audience: 500,
-  values: { items: 10, length: 60 },
-  doList: { items: 15, length: 200 },
-  dontList: { items: 15, length: 200 },
-  bannedWords: { items: 50, length: 40 },
-  // A post carries at most 5 hashtags (DESIGN §5), so more brand defaults could never all be used.
-  defaultHashtags: { items: 5, length: 50 },
-  monthlyVideoQuota: 1000,
-} as const;
-
-/** Avatar uploads: what the upload-avatar operation accepts. */
-export const AVATAR_UPLOAD = {
-  field: "file",
-  maxBytes: 5 * 1024 * 1024,
-  types: ["image/png", "image/jpeg", "image/webp"],
-  minSide: 128,
-} as const;
-
-export const HASHTAG_PATTERN = /^#[\p{L}\p{N}_]+$/u;
-export const COLOR_PATTERN = /^#[0-9A-Fa-f]{6}$/;
-export const LANGUAGE_PATTERN = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/;
+export { AVATAR_UPLOAD, BRAND_LIMITS, COLOR_PATTERN, HASHTAG_PATTERN, LANGUAGE_PATTERN };
 
 const text = (label: string, max: number) =>
   userText({
@@ -273,10 +250,8 @@ export const uploadAvatarBody = z
   .meta({ id: "UploadAvatarRequest" });
 
 export const listBrands = defineOperation({
-  id: "list-brands",
+  ...ROUTES.listBrands,
   title: "List brands",
-  method: "GET",
-  path: "/api/brands",
   auth: "bearer",
   summary: "Lists the brands the caller is a member of, with every field.",
   responses: { 200: { description: "The caller's brands, by name.", schema: brandListResponse } },
@@ -284,10 +259,8 @@ export const listBrands = defineOperation({
 });
 
 export const createBrand = defineOperation({
-  id: "create-brand",
+  ...ROUTES.createBrand,
   title: "Create brand",
-  method: "POST",
-  path: "/api/brands",
   auth: "bearer",
   summary: "Creates a brand profile; the caller becomes its owner.",
   body: createBrandBody,
@@ -298,10 +271,8 @@ export const createBrand = defineOperation({
 });
 
 export const getBrand = defineOperation({
-  id: "get-brand",
+  ...ROUTES.getBrand,
   title: "Get brand",
-  method: "GET",
-  path: "/api/brands/{brandId}",
   auth: "bearer",
   summary: "Returns one brand profile, with its avatar state.",
   pathParams: brandParams,
@@ -310,10 +281,8 @@ export const getBrand = defineOperation({
 });
 
 export const updateBrand = defineOperation({
-  id: "update-brand",
+  ...ROUTES.updateBrand,
   title: "Update brand",
-  method: "PATCH",
-  path: "/api/brands/{brandId}",
   auth: "bearer",
   summary: "Changes the fields sent and leaves the others as they are.",
   pathParams: brandParams,
@@ -330,10 +299,8 @@ export const updateBrand = defineOperation({
 });
 
 export const brandContext = defineOperation({
-  id: "brand-context",
+  ...ROUTES.brandContext,
   title: "Brand context for AI",
-  method: "GET",
-  path: "/api/brands/{brandId}/context",
   auth: "bearer",
   summary: "Returns the brand context that AI generation uses, with the exact system prompt.",
   pathParams: brandParams,
@@ -342,10 +309,8 @@ export const brandContext = defineOperation({
 });
 
 export const uploadAvatar = defineOperation({
-  id: "upload-avatar",
+  ...ROUTES.uploadAvatar,
   title: "Upload avatar",
-  method: "POST",
-  path: "/api/brands/{brandId}/avatar",
   auth: "bearer",
   summary: "Uploads the brand's avatar image and starts its training; a new upload replaces the old avatar.",
   pathParams: brandParams,

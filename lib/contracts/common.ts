@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ERROR_CODE_LIST } from "@/lib/api/error-codes";
+import { isStorableText, STORABLE_TEXT_MESSAGE } from "./text";
 
 /** Prefixed opaque ids. Anything else in a path is a 404. */
 export const idOf = (prefix: "usr" | "brd" | "pst" | "vjb" | "key" | "whk" | "msg") =>
@@ -10,10 +11,7 @@ export const idOf = (prefix: "usr" | "brd" | "pst" | "vjb" | "key" | "whk" | "ms
 
 export const isoDateTime = z.iso.datetime({ offset: true });
 
-export const STORABLE_TEXT_MESSAGE = "Must not contain NUL bytes or unpaired UTF-16 surrogates.";
-
-/** True for text that can be stored as is: no NUL byte, no lone surrogate. */
-export const isStorableText = (value: string) => !value.includes("\u0000") && value.isWellFormed();
+export { isStorableText, STORABLE_TEXT_MESSAGE };
 
 /**
  * Every text field a user sends starts here: a string that refuses NUL bytes and lone UTF-16 surrogates

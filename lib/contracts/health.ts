@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isoDateTime } from "./common";
 import { defineOperation } from "./operation";
+import { ROUTES } from "./routes";
 
 export const healthResponse = z.object({
   status: z.enum(["ok", "degraded"]),
@@ -25,10 +26,8 @@ export const healthResponse = z.object({
 export type HealthResponse = z.infer<typeof healthResponse>;
 
 export const backendConnectCheck = defineOperation({
-  id: "backend-connect-check",
+  ...ROUTES.backendConnectCheck,
   title: "Backend connect check",
-  method: "GET",
-  path: "/api/health",
   auth: "none",
   summary:
     "Confirms the backend is reachable and reports the state of its database, queue, media store and providers.",

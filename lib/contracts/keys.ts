@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { idOf, isoDateTime, userText } from "./common";
 import { defineOperation } from "./operation";
+import { ROUTES } from "./routes";
 
 export const apiKeySummary = z.object({
   keyId: idOf("key"),
@@ -30,10 +31,8 @@ export const createApiKeyResponse = apiKeySummary.extend({
 export const keyIdParams = z.object({ keyId: idOf("key") });
 
 export const listApiKeys = defineOperation({
-  id: "list-api-keys",
+  ...ROUTES.listApiKeys,
   title: "List API keys",
-  method: "GET",
-  path: "/api/keys",
   auth: "bearer",
   summary: "Lists the caller's active API keys (never the keys themselves).",
   responses: { 200: { description: "The active keys, newest first.", schema: listApiKeysResponse } },
@@ -41,10 +40,8 @@ export const listApiKeys = defineOperation({
 });
 
 export const createApiKey = defineOperation({
-  id: "create-api-key",
+  ...ROUTES.createApiKey,
   title: "Create API key",
-  method: "POST",
-  path: "/api/keys",
   auth: "bearer",
   summary: "Creates an API key for scripts and integrations. The key is returned once.",
   body: createApiKeyBody,
@@ -53,10 +50,8 @@ export const createApiKey = defineOperation({
 });
 
 export const revokeApiKey = defineOperation({
-  id: "revoke-api-key",
+  ...ROUTES.revokeApiKey,
   title: "Revoke API key",
-  method: "DELETE",
-  path: "/api/keys/{keyId}",
   auth: "bearer",
   summary: "Revokes one of the caller's API keys; it stops working at once.",
   pathParams: keyIdParams,

@@ -10,64 +10,62 @@ import {
   userText,
 } from "./common";
 import { defineOperation } from "./operation";
+import {
+  ASPECT_RATIOS,
+  BRIEF_LIMITS,
+  BRIEF_TOO_SHORT_MESSAGE,
+  CHANNEL_RULES,
+  CHANNELS,
+  type Channel,
+  captionLimit,
+  GOALS,
+  type Goal,
+  HASHTAG_MAX_LENGTH,
+  HASHTAG_PATTERN,
+  isTopicLongEnough,
+  MAX_CAPTION_LENGTH,
+  MAX_HASHTAGS,
+  MAX_MEDIA_ITEMS,
+  MEDIA_FORMATS,
+  MEDIA_ITEM_LIMITS,
+  MIN_TOPIC_CHARS,
+  MIN_TOPIC_WORDS,
+  mediaFormatFor,
+  POST_STREAM_CONTENT_TYPE,
+  topicLength,
+} from "./post-rules";
+import { ROUTES } from "./routes";
 
-export const CHANNELS = ["telegram", "instagram", "linkedin"] as const;
-export type Channel = (typeof CHANNELS)[number];
-
-export const GOALS = ["awareness", "engagement", "traffic", "leads", "sales", "announcement"] as const;
-export type Goal = (typeof GOALS)[number];
-
-export const MEDIA_FORMATS = ["text_only", "single_image", "carousel", "video"] as const;
-export const ASPECT_RATIOS = ["1:1", "4:5", "9:16", "16:9"] as const;
-
-/** DESIGN §5 channel rules. Telegram allows a longer message when it carries no media. */
-export const CHANNEL_RULES = {
-  instagram: { captionLimit: 2200, captionLimitWithMedia: 2200, maxHashtags: 5 },
-  linkedin: { captionLimit: 3000, captionLimitWithMedia: 3000, maxHashtags: 5 },
-  telegram: { captionLimit: 4096, captionLimitWithMedia: 1024, maxHashtags: 5 },
-} as const satisfies Record<
-  Channel,
-  { captionLimit: number; captionLimitWithMedia: number; maxHashtags: number }
->;
-
-export const MAX_HASHTAGS = 5;
-export const MAX_MEDIA_ITEMS = 10;
-export const MAX_CAPTION_LENGTH = Math.max(...Object.values(CHANNEL_RULES).map((rule) => rule.captionLimit));
-export const HASHTAG_PATTERN = /^#[\p{L}\p{N}_]+$/u;
-
-export function captionLimit(channel: Channel, mediaPlan: { items: unknown[] }) {
-  const rule = CHANNEL_RULES[channel];
-  return mediaPlan.items.length > 0 ? rule.captionLimitWithMedia : rule.captionLimit;
-}
-
-/** The format a media plan's items call for: a plan says what it holds, and nothing else. */
-export function mediaFormatFor(items: { type: "image" | "video" }[]): (typeof MEDIA_FORMATS)[number] {
-  if (items.length === 0) return "text_only";
-  if (items.length > 1) return "carousel";
-  return items[0].type === "video" ? "video" : "single_image";
-}
-
-/** brief_too_short (DESIGN §5): the topic needs at least 3 words and 15 characters once trimmed. */
-export const MIN_TOPIC_WORDS = 3;
-export const MIN_TOPIC_CHARS = 15;
-export const BRIEF_TOO_SHORT_MESSAGE = `Describe the topic in at least ${MIN_TOPIC_WORDS} words and ${MIN_TOPIC_CHARS} characters, so there is something to write about.`;
-
-/** Words and characters of a topic as the brief rule counts them (trimmed; words split on whitespace). */
-export function topicLength(topic: string) {
-  const trimmed = topic.trim();
-  return { words: trimmed.split(/\s+/).filter(Boolean).length, characters: trimmed.length };
-}
-
-export const isTopicLongEnough = (topic: string) => {
-  const { words, characters } = topicLength(topic);
-  return words >= MIN_TOPIC_WORDS && characters >= MIN_TOPIC_CHARS;
+export {
+  ASPECT_RATIOS,
+  BRIEF_LIMITS,
+  BRIEF_TOO_SHORT_MESSAGE,
+  CHANNEL_RULES,
+  CHANNELS,
+  type Channel,
+  captionLimit,
+  GOALS,
+  type Goal,
+  HASHTAG_MAX_LENGTH,
+  HASHTAG_PATTERN,
+  isTopicLongEnough,
+  MAX_CAPTION_LENGTH,
+  MAX_HASHTAGS,
+  MAX_MEDIA_ITEMS,
+  MEDIA_FORMATS,
+  MEDIA_ITEM_LIMITS,
+  MIN_TOPIC_CHARS,
+  MIN_TOPIC_WORDS,
+  mediaFormatFor,
+  POST_STREAM_CONTENT_TYPE,
+  topicLength,
 };
 
 export const channel = z.enum(CHANNELS).describe("Where the post will be published.");
 export const goal = z.enum(GOALS).describe("What the post should achieve.");
 
 export const hashtag = userText()
-  .max(100)
+  .max(HASHTAG_MAX_LENGTH)
   .regex(HASHTAG_PATTERN, "A hashtag is # followed by letters, digits or _.")
   .meta({ example: "#SpecialtyCoffee" });
 
@@ -89,11 +87,16 @@ export const mediaItem = z.object({
   description: userText()
     .trim()
     .min(1)
-    .max(600)
+    .max(MEDIA_ITEM_LIMITS.description)
     .describe("What the image or video shows, for whoever makes it."),
-  altText: userText().trim().min(1).max(400).describe("Alt text for screen readers."),
+  altText: userText().trim().min(1).max(MEDIA_ITEM_LIMITS.altText).describe("Alt text for screen readers."),
   aspectRatio: z.enum(ASPECT_RATIOS),
-  overlayText: userText().trim().min(1).max(120).optional().describe("Text set on the image, if any."),
+  overlayText: userText()
+    .trim()
+    .min(1)
+    .max(MEDIA_ITEM_LIMITS.overlayText)
+    .optional()
+    .describe("Text set on the image, if any."),
 });
 
 export const mediaPlan = z
@@ -133,23 +136,27 @@ export const postAsset = z.object({
   type: z.enum(["image", "video", "link"]),
   url: z
     .url({ protocol: /^https?$/ })
-    .max(2048)
+    .max(BRIEF_LIMITS.assetUrl)
     .refine(isStorableText, { message: STORABLE_TEXT_MESSAGE, abort: true }),
-  description: userText().trim().max(300).optional(),
+  description: userText().trim().max(BRIEF_LIMITS.assetDescription).optional(),
 });
 
 export const generatePostBody = z.object({
   brandId: idOf("brd"),
   channel,
   topic: userText()
-    .max(500)
+    .max(BRIEF_LIMITS.topic)
     .describe("What the post is about: at least 3 words and 15 characters.")
     .meta({ example: "Our new Ethiopian single-origin espresso, roasted in small batches" }),
   goal,
-  assets: z.array(postAsset).max(10).optional().describe("Images, videos or links to use in the post."),
+  assets: z
+    .array(postAsset)
+    .max(BRIEF_LIMITS.assets)
+    .optional()
+    .describe("Images, videos or links to use in the post."),
   toneOverride: userText()
     .trim()
-    .max(200)
+    .max(BRIEF_LIMITS.toneOverride)
     .optional()
     .describe("Replaces the brand's tone for this post only.")
     .meta({ example: "playful and light" }),
@@ -229,7 +236,6 @@ export const postPage = cursorPage(post);
  * (caption, then hashtags, then the media plan); `retry` means the draft starts over; the last line is `done`
  * with the saved post (exactly the 201 body of the JSON answer) or `error` with the error envelope's error.
  */
-export const POST_STREAM_CONTENT_TYPE = "application/x-ndjson";
 
 const partialText = z.string().optional();
 export const partialDraft = z.object({
@@ -267,10 +273,8 @@ export const postStreamEvent = z.discriminatedUnion("type", [
 export type PostStreamEvent = z.infer<typeof postStreamEvent>;
 
 export const generatePost = defineOperation({
-  id: "generate-post",
+  ...ROUTES.generatePost,
   title: "Generate post",
-  method: "POST",
-  path: "/api/content/create",
   auth: "bearer",
   summary:
     "Writes a draft post (caption, media plan, hashtags) for a channel from a brief in the brand's voice and saves it.",
@@ -305,10 +309,8 @@ export const generatePost = defineOperation({
 });
 
 export const getPost = defineOperation({
-  id: "get-post",
+  ...ROUTES.getPost,
   title: "Get post",
-  method: "GET",
-  path: "/api/posts/{postId}",
   auth: "bearer",
   summary: "Returns one saved post.",
   pathParams: postParams,
@@ -317,10 +319,8 @@ export const getPost = defineOperation({
 });
 
 export const updatePost = defineOperation({
-  id: "update-post",
+  ...ROUTES.updatePost,
   title: "Update post",
-  method: "PATCH",
-  path: "/api/posts/{postId}",
   auth: "bearer",
   summary: "Saves edits to a post's caption, media plan, hashtags or video under the channel's rules.",
   pathParams: postParams,
@@ -337,10 +337,8 @@ export const updatePost = defineOperation({
 });
 
 export const listPosts = defineOperation({
-  id: "list-posts",
+  ...ROUTES.listPosts,
   title: "List posts",
-  method: "GET",
-  path: "/api/posts",
   auth: "bearer",
   summary: "Lists a brand's posts, newest first, a page at a time.",
   query: listPostsQuery,

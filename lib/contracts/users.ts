@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { idOf, isStorableText, STORABLE_TEXT_MESSAGE, userText } from "./common";
 import { defineOperation } from "./operation";
+import { ROUTES } from "./routes";
 
 export const signUpBody = z.object({
   email: z
@@ -26,10 +27,8 @@ export const signUpResponse = z.object({
 });
 
 export const signUp = defineOperation({
-  id: "sign-up",
+  ...ROUTES.signUp,
   title: "Sign up",
-  method: "POST",
-  path: "/api/users",
   auth: "none",
   summary: "Creates an account with an email and a password. Turned off when ALLOW_SIGNUP=false (then 404).",
   body: signUpBody,

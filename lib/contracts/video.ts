@@ -3,47 +3,48 @@ import { ERROR_CODE_LIST } from "@/lib/api/error-codes";
 import { cursorPage, idOf, isoDateTime, pageCursor, userText } from "./common";
 import { VIDEO_JOB_STATUSES } from "./enums";
 import { defineOperation } from "./operation";
-import type { Channel } from "./posts";
+import { ROUTES } from "./routes";
+import {
+  CHANNEL_VIDEO_ASPECT_RATIO,
+  defaultVideoAspectRatio,
+  isTerminalVideoStatus,
+  SCRIPT_MAX_CHARS,
+  SCRIPT_MIN_CHARS,
+  SCRIPT_VIDEO_ASPECT_RATIO,
+  VIDEO_ASPECT_RATIOS,
+  VIDEO_BRIEF_MAX_CHARS,
+  VIDEO_MODES,
+  type VideoAspectRatio,
+  type VideoMode,
+} from "./video-rules";
 
-export const SCRIPT_MIN_CHARS = 20;
-export const SCRIPT_MAX_CHARS = 5000;
-export const VIDEO_BRIEF_MAX_CHARS = 1000;
+export {
+  CHANNEL_VIDEO_ASPECT_RATIO,
+  defaultVideoAspectRatio,
+  isTerminalVideoStatus,
+  SCRIPT_MAX_CHARS,
+  SCRIPT_MIN_CHARS,
+  SCRIPT_VIDEO_ASPECT_RATIO,
+  VIDEO_ASPECT_RATIOS,
+  VIDEO_BRIEF_MAX_CHARS,
+  VIDEO_MODES,
+  type VideoAspectRatio,
+  type VideoMode,
+};
 
 export const videoMode = z
-  .enum(["avatar", "regular"])
+  .enum(VIDEO_MODES)
   .describe("`avatar` puts the brand's trained avatar in the frame; `regular` is text and voice only.");
-
-export type VideoMode = z.infer<typeof videoMode>;
-
-/** The frame shapes a video can have: vertical reel, portrait feed, square, landscape. */
-export const VIDEO_ASPECT_RATIOS = ["9:16", "4:5", "1:1", "16:9"] as const;
-export type VideoAspectRatio = (typeof VIDEO_ASPECT_RATIOS)[number];
 
 export const videoAspectRatio = z
   .enum(VIDEO_ASPECT_RATIOS)
   .describe("The frame's shape. The renderer makes the short side 720 px (9:16 → 720×1280).");
-
-/** DESIGN §5: without an aspectRatio, a video follows its source post's channel; a script is landscape. */
-export const CHANNEL_VIDEO_ASPECT_RATIO = {
-  instagram: "9:16",
-  linkedin: "1:1",
-  telegram: "16:9",
-} as const satisfies Record<Channel, VideoAspectRatio>;
-export const SCRIPT_VIDEO_ASPECT_RATIO: VideoAspectRatio = "16:9";
-
-export function defaultVideoAspectRatio(channel: Channel | null): VideoAspectRatio {
-  return channel ? CHANNEL_VIDEO_ASPECT_RATIO[channel] : SCRIPT_VIDEO_ASPECT_RATIO;
-}
 
 export const videoJobStatus = z
   .enum(VIDEO_JOB_STATUSES)
   .describe("queued → running → succeeded | failed; canceled from queued or running.");
 
 export type VideoJobStatus = z.infer<typeof videoJobStatus>;
-
-/** A job in one of these states changes no more: polling stops. */
-export const isTerminalVideoStatus = (status: VideoJobStatus) =>
-  status === "succeeded" || status === "failed" || status === "canceled";
 
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((value) => (value === null ? undefined : value), schema.optional());
@@ -163,10 +164,8 @@ export const videoJobPage = cursorPage(videoJob);
 const RETRY_AFTER = "Retry-After";
 
 export const generateVideo = defineOperation({
-  id: "generate-video",
+  ...ROUTES.generateVideo,
   title: "Generate video",
-  method: "POST",
-  path: "/api/video/jobs",
   auth: "bearer",
   summary: "Creates a video job from a post or a script; poll its status until the video is ready.",
   body: generateVideoBody,
@@ -194,10 +193,8 @@ export const generateVideo = defineOperation({
 });
 
 export const getVideoJobStatus = defineOperation({
-  id: "video-job-status",
+  ...ROUTES.getVideoJobStatus,
   title: "Video job status",
-  method: "GET",
-  path: "/api/video/jobs/{jobId}",
   auth: "bearer",
   summary: "Returns a video job's status, progress and, once it has succeeded, its videoUrl.",
   pathParams: videoJobParams,
@@ -216,10 +213,8 @@ export const getVideoJobStatus = defineOperation({
 });
 
 export const listVideoJobs = defineOperation({
-  id: "list-video-jobs",
+  ...ROUTES.listVideoJobs,
   title: "List video jobs",
-  method: "GET",
-  path: "/api/video/jobs",
   auth: "bearer",
   summary: "Lists video jobs, newest first, optionally for one brand or one post.",
   query: listVideoJobsQuery,
@@ -228,10 +223,8 @@ export const listVideoJobs = defineOperation({
 });
 
 export const cancelVideoJob = defineOperation({
-  id: "cancel-video-job",
+  ...ROUTES.cancelVideoJob,
   title: "Cancel video job",
-  method: "DELETE",
-  path: "/api/video/jobs/{jobId}",
   auth: "bearer",
   summary: "Cancels a queued or running video job, stops its render and gives its quota unit back.",
   pathParams: videoJobParams,

@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { idOf, isoDateTime } from "./common";
 import { defineOperation } from "./operation";
+import { ROUTES } from "./routes";
+import { WEBHOOK_EVENTS } from "./webhook-rules";
 
-export const WEBHOOK_EVENTS = ["video.succeeded", "video.failed", "video.canceled"] as const;
+export { WEBHOOK_EVENTS };
 export const webhookEvent = z.enum(WEBHOOK_EVENTS);
 
 export const webhookSummary = z.object({
@@ -54,10 +56,8 @@ export const sendTestWebhookResponse = z.object({
 });
 
 export const listWebhooks = defineOperation({
-  id: "list-webhooks",
+  ...ROUTES.listWebhooks,
   title: "List webhooks",
-  method: "GET",
-  path: "/api/webhooks",
   auth: "bearer",
   summary: "Lists the caller's webhook endpoints (never their secrets).",
   responses: { 200: { description: "The endpoints, newest first.", schema: listWebhooksResponse } },
@@ -65,10 +65,8 @@ export const listWebhooks = defineOperation({
 });
 
 export const createWebhook = defineOperation({
-  id: "create-webhook",
+  ...ROUTES.createWebhook,
   title: "Create webhook",
-  method: "POST",
-  path: "/api/webhooks",
   auth: "bearer",
   summary: "Registers an endpoint for signed Standard Webhooks events. The signing secret is returned once.",
   body: createWebhookBody,
@@ -77,10 +75,8 @@ export const createWebhook = defineOperation({
 });
 
 export const deleteWebhook = defineOperation({
-  id: "delete-webhook",
+  ...ROUTES.deleteWebhook,
   title: "Delete webhook",
-  method: "DELETE",
-  path: "/api/webhooks/{webhookId}",
   auth: "bearer",
   summary: "Removes one of the caller's webhook endpoints; no more events go to it.",
   pathParams: webhookIdParams,
@@ -89,10 +85,8 @@ export const deleteWebhook = defineOperation({
 });
 
 export const listWebhookDeliveries = defineOperation({
-  id: "list-webhook-deliveries",
+  ...ROUTES.listWebhookDeliveries,
   title: "List webhook deliveries",
-  method: "GET",
-  path: "/api/webhooks/{webhookId}/deliveries",
   auth: "bearer",
   summary: "The delivery log of one endpoint: the last 50 messages with their attempts and outcome.",
   pathParams: webhookIdParams,
@@ -101,10 +95,8 @@ export const listWebhookDeliveries = defineOperation({
 });
 
 export const sendTestWebhook = defineOperation({
-  id: "send-test-webhook",
+  ...ROUTES.sendTestWebhook,
   title: "Send test webhook",
-  method: "POST",
-  path: "/api/webhooks/{webhookId}/test",
   auth: "bearer",
   summary: "Queues a signed `webhook.test` event to one endpoint; watch it in the delivery log.",
   pathParams: webhookIdParams,

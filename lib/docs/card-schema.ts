@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CARD_METHODS, CARD_OWNERS, CARD_STATUSES, TODO } from "./card-enums";
 
 /**
  * The docs card format of the specification (§2.4), as a zod schema. The frontmatter of every
@@ -6,11 +7,7 @@ import { z } from "zod";
  * One deliberate extension: `method` also allows PATCH and DELETE (see docs/api-cards.md).
  */
 
-export const TODO = "TODO";
-
-export const CARD_METHODS = ["GET", "POST", "PATCH", "DELETE"] as const;
-export const CARD_STATUSES = ["draft", "ready", "deprecated"] as const;
-export const CARD_OWNERS = ["AI", "backend", "frontend"] as const;
+export { CARD_METHODS, CARD_OWNERS, CARD_STATUSES, TODO };
 
 /** `field: type — description`; a `?` after the name marks an optional field. */
 export const FIELD_LINE =

@@ -8,6 +8,7 @@ import { MethodBadge, OwnerPill, StatusPill, TodoMark } from "@/components/api-d
 import { TestPanel } from "@/components/api-docs/test-panel";
 import { isTodo, placeholdersOf } from "@/lib/docs/card-schema";
 import { loadCard, loadCards } from "@/lib/docs/load-cards";
+import { panelContractOf } from "@/lib/docs/panel-contract";
 import { CardBody } from "@/lib/docs/render-mdx";
 import { typedClientSnippet } from "@/lib/docs/typed-snippet";
 import { tagOf } from "@/lib/openapi/tags";
@@ -142,6 +143,7 @@ export default async function ApiCardPage({ params }: Params) {
             testBody={card.testBody}
             mockOutput={card.mockOutput}
             placeholders={placeholdersOf(card)}
+            contract={panelContractOf(card.id)}
           />
         </div>
       </aside>
