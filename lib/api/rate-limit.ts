@@ -1,5 +1,5 @@
 import { lt, sql } from "drizzle-orm";
-import { getDb, preparedPerDb } from "@/db/client";
+import { getDatabase, getDb, preparedPerDb } from "@/db/client";
 import { rateLimitBuckets } from "@/db/schema";
 import type { Principal } from "@/lib/auth/authenticate";
 import { getEnv } from "@/lib/config";
@@ -30,7 +30,40 @@ const countRequest = preparedPerDb((db) =>
 );
 
 /**
- * Counts one request in a fixed one-minute window kept in the database, so every web process shares it.
+ * PGlite's data folder is locked to one process, so with PGlite that process sees every request and counts
+ * its windows in memory, without a query (on PGlite each costs about as much as the rest of a request).
+ */
+const globalForLimits = globalThis as unknown as {
+  brandStudioRateWindows?: Map<string, { windowStart: number; count: number }>;
+};
+const MEMORY_WINDOWS_MAX = 10_000;
+
+function countInMemory(key: string, windowStart: number) {
+  globalForLimits.brandStudioRateWindows ??= new Map();
+  const memoryWindows = globalForLimits.brandStudioRateWindows;
+  const window = memoryWindows.get(key);
+  if (window?.windowStart === windowStart) return ++window.count;
+  if (memoryWindows.size >= MEMORY_WINDOWS_MAX) {
+    for (const [other, { windowStart: start }] of memoryWindows)
+      if (start < windowStart) memoryWindows.delete(other);
+  }
+  memoryWindows.set(key, { windowStart, count: 1 });
+  return 1;
+}
+
+async function countInDatabase(key: string, windowStart: Date, now: number) {
+  const db = await getDb();
+  const [{ count }] = await countRequest(db).execute({ key, windowStart });
+  // Old windows are useless; sweep them now and then rather than on every request.
+  if (Math.random() < 0.01) {
+    await db.delete(rateLimitBuckets).where(lt(rateLimitBuckets.windowStart, new Date(now - 3600_000)));
+  }
+  return count;
+}
+
+/**
+ * Counts one request in a fixed one-minute window kept in the database, so every web process shares it
+ * (in memory on PGlite, which is one process).
  * Throws rate_limited past the limit; otherwise returns the X-RateLimit-* headers for the response.
  */
 export async function enforceRateLimit({
@@ -40,19 +73,15 @@ export async function enforceRateLimit({
   bucket: RateLimitBucket;
   subject: string;
 }): Promise<Record<string, string>> {
-  const db = await getDb();
   const limit = LIMITS[bucket]();
   const now = Date.now();
   const windowStart = new Date(Math.floor(now / (WINDOW_SECONDS * 1000)) * WINDOW_SECONDS * 1000);
   const resetSeconds = Math.ceil((windowStart.getTime() + WINDOW_SECONDS * 1000 - now) / 1000);
-  const [{ count }] = await countRequest(db).execute({
-    key: `${bucket}:${subject}`,
-    windowStart,
-  });
-  // Old windows are useless; sweep them now and then rather than on every request.
-  if (Math.random() < 0.01) {
-    await db.delete(rateLimitBuckets).where(lt(rateLimitBuckets.windowStart, new Date(now - 3600_000)));
-  }
+  const key = `${bucket}:${subject}`;
+  const count =
+    (await getDatabase()).kind === "pglite"
+      ? countInMemory(key, windowStart.getTime())
+      : await countInDatabase(key, windowStart, now);
   const headers = {
     "X-RateLimit-Limit": String(limit),
     "X-RateLimit-Remaining": String(Math.max(0, limit - count)),

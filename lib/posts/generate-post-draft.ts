@@ -1,5 +1,6 @@
 import { randomInt } from "node:crypto";
-import { getDb } from "@/db/client";
+import { getTableColumns, sql } from "drizzle-orm";
+import { getDb, preparedPerDb } from "@/db/client";
 import { type Brand, type Post, posts } from "@/db/schema";
 import { chooseTextModel, type TextModelChoice } from "@/lib/ai/model-choice";
 import { ModerationUnavailableError } from "@/lib/ai/moderation";
@@ -125,6 +126,18 @@ export async function draftPost({
   return writePostDraft({ brand, input, choice, requestId });
 }
 
+/** The one insert of Generate post, prepared once per database: every column is a placeholder of the same name. */
+const insertPost = preparedPerDb((db) =>
+  db
+    .insert(posts)
+    .values(
+      Object.fromEntries(
+        Object.keys(getTableColumns(posts)).map((name) => [name, sql.placeholder(name)]),
+      ) as unknown as Post,
+    )
+    .prepare("insert_post"),
+);
+
 /** Saves a finished draft as a new post: the one insert of Generate post, streamed or not. */
 export async function savePostDraft({
   principal,
@@ -164,7 +177,7 @@ export async function savePostDraft({
     createdAt: now,
     updatedAt: now,
   };
-  await db.insert(posts).values(row);
+  await insertPost(db).execute(row);
   log.info("post_generated", {
     requestId,
     postId: row.id,
