@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { PageSize } from "./first-load";
 import { summariseProfile } from "./profile";
+import { type RenderBench, renderBenchRows } from "./render";
 
 type Throughput = { name: string; rps: number; p50: number; cpuPerReq: number; runs: number[] };
 
@@ -19,7 +20,8 @@ export type BenchResult = {
   rssStart: Record<string, number>;
   rssIdle: Record<string, number>;
   pages: { baseline: PageSize | undefined; pages: PageSize[] };
-  render: unknown;
+  /** The render bench's figures, or why it did not run. */
+  render: RenderBench | string;
   profileDir?: string;
 };
 
@@ -27,20 +29,9 @@ const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : "–");
 const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : "–");
 const goal = (ok: boolean) => (ok ? "met" : "**not met**");
 
-function renderSection(render: unknown) {
-  if (render === undefined)
-    return 'Not measured in this run: `bench/render.ts` (helper "video") is not in this checkout. The bench calls it when present.';
+function renderSection(render: RenderBench | string) {
   if (typeof render === "string") return render;
-  if (render && typeof render === "object") {
-    return [
-      "| figure | value |",
-      "|---|---|",
-      ...Object.entries(render as Record<string, unknown>).map(
-        ([key, value]) => `| ${key} | ${typeof value === "number" ? f2(value) : JSON.stringify(value)} |`,
-      ),
-    ].join("\n");
-  }
-  return String(render);
+  return ["| render | value |", "|---|---|", ...renderBenchRows(render)].join("\n");
 }
 
 export function writeReport(r: BenchResult) {
@@ -82,6 +73,13 @@ export function writeReport(r: BenchResult) {
         `| first-load JS, worst page (${worst.route}) | ≤ 1.3× trivial page | ${f2(x)}× | ${goal(x <= 1.3)} |`,
       );
     }
+  }
+  if (typeof r.render !== "string") {
+    const { realTime, vsBaseline, videoSeconds, height } = r.render;
+    goals.push(
+      `| render speed, ${videoSeconds.toFixed(0)} s of ${height}p | ≥ 8× real time | ${f1(realTime)}× | ${goal(realTime >= 8)} |`,
+      `| render vs a plain ffmpeg encode, same length and settings | ≥ 0.9× | ${f2(vsBaseline)}× | ${goal(vsBaseline >= 0.9)} |`,
+    );
   }
   const rssPglite = r.rssIdle.PGlite;
   goals.push(`| idle RSS, PGlite | ≤ 350 MB | ${rssPglite} MB | ${goal(rssPglite <= 350)} |`);

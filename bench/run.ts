@@ -1,10 +1,10 @@
 import { execFileSync } from "node:child_process";
-import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { firstLoadJs } from "./first-load";
 import { type LoadResult, type LoadTarget, load, median, rssMb, sleep } from "./measure";
+import { benchRender, type RenderBench } from "./render";
 import { writeReport } from "./report";
 import {
   type AppSession,
@@ -63,18 +63,6 @@ function commit() {
   } catch {
     return "unknown";
   }
-}
-
-/** The render bench belongs to helper "video" (bench/render.ts); it is run when present. */
-async function renderBench(): Promise<unknown> {
-  // HOOK: bench/render.ts exports a function measuring the render against a plain ffmpeg encode.
-  const file = path.join(__dirname, "render.ts");
-  if (!fs.existsSync(file)) return undefined;
-  const mod = (await import(file)) as Record<string, unknown>;
-  const fn = Object.values(mod).find((value) => typeof value === "function") as
-    | ((...args: unknown[]) => Promise<unknown>)
-    | undefined;
-  return fn ? await fn() : undefined;
 }
 
 async function main() {
@@ -192,11 +180,13 @@ async function main() {
     } catch (error) {
       console.error("bench: first-load JS not measured:", error);
     }
-    let render: unknown;
+    // The render last, with the servers idle: it measures against a plain ffmpeg encode in the same run.
+    let render: RenderBench | string;
     try {
-      render = await renderBench();
+      console.log("bench: render vs a plain ffmpeg encode");
+      render = await benchRender();
     } catch (error) {
-      render = `bench/render.ts failed: ${(error as Error).message}`;
+      render = `The render bench failed: ${(error as Error).message}`;
     }
     const loadAfter = os.loadavg();
     await stopAll();
