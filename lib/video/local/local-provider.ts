@@ -11,11 +11,11 @@ import {
   type VideoProvider,
   videoMediaPrefix,
 } from "../provider";
-import { encodeSettings, renderThreads } from "./encode-settings";
+import { encodeSettings, FPS, renderThreads } from "./encode-settings";
 import { findEspeak, findFfmpeg } from "./find-binary";
 import { fitSceneText, frameLayout } from "./frame-layout";
 import { runProcess } from "./run-process";
-import { planStills, quote } from "./scene-stills";
+import { planStills, stillInputs } from "./scene-stills";
 import { splitIntoScenes } from "./scenes";
 import { buildAudioTrack, type Pcm, pcmSeconds, speak } from "./speech";
 
@@ -58,8 +58,6 @@ function textColorOn(background: string) {
   const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
   return luminance > 0.55 ? "0x111111" : "0xFFFFFF";
 }
-
-const seconds = (value: number) => value.toFixed(3);
 
 /** ffmpeg's `-progress` output: `out_time_us=…` lines, in microseconds of video written. */
 function progressSeconds(line: string): number | null {
@@ -111,11 +109,11 @@ async function planScenes(options: {
   lines: string[][];
   dir: string;
   pace: Pace;
+  espeak: string | null;
   signal: AbortSignal;
   onProgress: (percent: number) => void;
 }): Promise<{ scenes: Scene[]; total: number }> {
-  const { request, texts, lines, dir, pace, signal, onProgress } = options;
-  const espeak = findEspeak();
+  const { request, texts, lines, dir, pace, espeak, signal, onProgress } = options;
   let spokenCount = 0;
   const speeches = await mapLimited(texts, renderThreads(), async (text, index) => {
     if (!espeak) return null;
@@ -149,13 +147,8 @@ async function planScenes(options: {
   return { scenes, total: start };
 }
 
-/** The concat demuxer's list: each still held for its scene's length (the last one named twice, so it is). */
-function stillsList(stills: string[], scenes: Scene[]) {
-  const entries = scenes.map(
-    (scene, index) => `file ${quote(stills[index])}\nduration ${seconds(scene.seconds)}`,
-  );
-  return `ffconcat version 1.0\n${entries.join("\n")}\nfile ${quote(stills.at(-1) as string)}\n`;
-}
+/** The frame a moment falls in, at `FPS`: scene `i` holds frames from frameAt(start) up to frameAt(end). */
+const frameAt = (time: number) => Math.ceil(time * FPS - 1e-6);
 
 /** Copies the brand's avatar from media storage into the render's folder; ffmpeg needs a file. */
 async function fetchAvatar(key: string | null, dir: string) {
@@ -194,73 +187,99 @@ async function render(
     const primary = /^#[0-9a-f]{6}$/i.test(request.brand.primaryColor)
       ? request.brand.primaryColor
       : "#1F2937";
-    const stills = await planStills({
-      dir,
-      brandName: request.brand.name,
-      layout,
-      text,
-      background: hexColor(primary, "0x1F2937"),
-      textColor: textColorOn(primary),
-      accentColor: hexColor(request.brand.secondaryColor, "0xF59E0B"),
-      avatarFile,
-    });
-    // The voice and the pictures do not depend on each other: both at once.
-    const [{ scenes, total }] = await Promise.all([
-      planScenes({ request, texts, lines: text.lines, dir, pace, signal, onProgress }),
-      runProcess(ffmpeg, [...QUIET_OVERWRITE, ...stills.args], { signal }),
-    ]);
-
-    const listFile = path.join(dir, "stills.ffconcat");
-    await fs.promises.writeFile(listFile, stillsList(stills.stills, scenes));
-    const audio: string[] = [];
-    const firstSpeech = scenes.find((scene) => scene.speech)?.speech;
-    if (firstSpeech) {
-      const track = buildAudioTrack(
-        firstSpeech,
-        scenes.map((scene) => ({ clip: scene.speech, seconds: scene.seconds })),
-      );
-      await fs.promises.writeFile(path.join(dir, "voice.wav"), track);
-      audio.push("-i", path.join(dir, "voice.wav"));
-    } else {
-      audio.push("-f", "lavfi", "-i", "anullsrc=r=44100:cl=mono");
-    }
-
+    const espeak = findEspeak();
     const videoFile = path.join(dir, "video.mp4");
-    await runProcess(
+    const posterFile = path.join(dir, "poster.jpg");
+    const voiceFile = path.join(dir, "voice.wav");
+
+    // The voice sets the scenes' lengths, and the filter graph needs them; everything else does not. So
+    // ffmpeg starts at once and reads the graph from a pipe when the voice is ready (starting ffmpeg
+    // costs about as much as speaking all the scenes).
+    let total = 0;
+    const planned = (async () => {
+      const plan = await planScenes({
+        request,
+        texts,
+        lines: text.lines,
+        dir,
+        pace,
+        espeak,
+        signal,
+        onProgress,
+      });
+      total = plan.total;
+      const { scenes } = plan;
+      const firstSpeech = scenes.find((scene) => scene.speech)?.speech;
+      if (firstSpeech) {
+        const track = buildAudioTrack(
+          firstSpeech,
+          scenes.map((scene) => ({ clip: scene.speech, seconds: scene.seconds })),
+        );
+        await fs.promises.writeFile(voiceFile, track);
+      }
+      const stills = await planStills({
+        dir,
+        brandName: request.brand.name,
+        layout,
+        text,
+        textColor: textColorOn(primary),
+        accentColor: hexColor(request.brand.secondaryColor, "0xF59E0B"),
+        avatarFile,
+        frames: scenes.map((scene) => frameAt(scene.start + scene.seconds) - frameAt(scene.start)),
+        fps: FPS,
+      });
+      // Without a voice, silence as long as the scenes (the voice's track is that long already).
+      const graph = espeak
+        ? stills
+        : `${stills};\nanullsrc=r=44100:cl=mono,atrim=end=${total.toFixed(3)}[audio]`;
+      return { scenes, graph };
+    })();
+
+    const inputs = stillInputs({ layout, background: hexColor(primary, "0x1F2937"), avatarFile, fps: FPS });
+    const encoding = runProcess(
       ffmpeg,
       [
         ...QUIET_OVERWRITE,
-        "-f",
-        "concat",
-        "-safe",
-        "0",
-        "-i",
-        listFile,
-        ...audio,
+        ...inputs,
+        ...(espeak ? ["-i", voiceFile] : []),
+        "-filter_complex_script",
+        "pipe:3",
         "-map",
-        "0:v",
+        "[video]",
         "-map",
-        "1:a",
-        ...encodeSettings({ seconds: total, threads: renderThreads() }),
+        espeak ? `${inputs.filter((arg) => arg === "-i").length}:a` : "[audio]",
+        // The graph's video and the voice both end where the scenes do: no cut needed.
+        ...encodeSettings({ threads: renderThreads() }),
         "-progress",
         "pipe:1",
         "-nostats",
         videoFile,
+        "-map",
+        "[poster]",
+        "-frames:v",
+        "1",
+        "-q:v",
+        "3",
+        "-update",
+        "1",
+        posterFile,
       ],
       {
         signal,
+        pipe3: planned.then(({ graph }) => graph),
         onStdoutLine: (line) => {
           const done = progressSeconds(line);
-          if (done !== null) onProgress(10 + Math.min(1, done / total) * 85);
+          if (done !== null && total > 0) onProgress(10 + Math.min(1, done / total) * 85);
         },
       },
     );
+    const [{ scenes }] = await Promise.all([planned, encoding]);
     onProgress(95);
 
     const videoKey = `${videoMediaPrefix(request.jobId)}/video.mp4`;
     const posterKey = `${videoMediaPrefix(request.jobId)}/poster.jpg`;
     await storage.put(videoKey, videoFile);
-    await storage.put(posterKey, stills.poster);
+    await storage.put(posterKey, posterFile);
     onProgress(99);
     return { videoKey, posterKey, durationSeconds: total, scenes };
   } finally {
