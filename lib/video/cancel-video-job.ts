@@ -7,6 +7,7 @@ import { log } from "@/lib/log";
 import { getQueue } from "@/lib/queue/boss";
 import { emitVideoEvent } from "@/lib/webhooks/emit-video-event";
 import { getVideoJobForPrincipal } from "./get-video-job";
+import { announceCanceled } from "./render-cancel";
 import { VIDEO_RENDER_QUEUE } from "./video-queue";
 
 function alreadyFinished(job: VideoJob) {
@@ -19,8 +20,8 @@ function alreadyFinished(job: VideoJob) {
 
 /**
  * DELETE /api/video/jobs/{jobId}. The row is the source of truth: once it says `canceled`, the worker
- * rendering it sees that within a second and kills ffmpeg, and a render that finishes anyway is thrown
- * away. Canceling a canceled job answers it again (DELETE is idempotent); a finished one cannot be.
+ * rendering it is told at once (lib/video/render-cancel.ts; at worst it sees the row within a second) and
+ * kills ffmpeg, and a render that finishes anyway is thrown away. Canceling a canceled job answers it again (DELETE is idempotent); a finished one cannot be.
  */
 export async function cancelVideoJob({ principal, jobId }: { principal: Principal; jobId: string }) {
   const job = await getVideoJobForPrincipal({ principal, jobId });
@@ -41,6 +42,7 @@ export async function cancelVideoJob({ principal, jobId }: { principal: Principa
     throw alreadyFinished(current);
   }
   log.info("video_job_canceled", { jobId, previousStatus: job.status });
+  await announceCanceled(jobId);
   await emitVideoEvent(jobId);
   // Takes the job off the queue so it is neither started nor retried; if the queue cannot be reached
   // now, the worker still finds the row canceled and drops the job.

@@ -3,6 +3,7 @@ import { log } from "@/lib/log";
 import { emitVideoEvent } from "@/lib/webhooks/emit-video-event";
 import { UnrenderableError } from "./provider";
 import { getHostedProvider, getVideoProvider } from "./providers";
+import { whileRendering } from "./render-cancel";
 import { cancelAtProvider, ProviderJobFailed, runHostedJob } from "./run-hosted-job";
 import {
   claimVideoJob,
@@ -90,6 +91,9 @@ export async function runVideoRenderJob(job: Job<VideoRenderJobData>) {
   const stop = new AbortController();
   const onQueueAbort = () => stop.abort(new RenderStopped("The queue took the job back."));
   job.signal.addEventListener("abort", onQueueAbort, { once: true });
+  const forget = whileRendering(videoJobId, () =>
+    stop.abort(new RenderStopped("The job was canceled or taken over.")),
+  );
   const progress = trackProgress({
     videoJobId,
     attempt,
@@ -173,6 +177,7 @@ export async function runVideoRenderJob(job: Job<VideoRenderJobData>) {
     // pg-boss retries with backoff; after the last attempt the dead-letter handler below ends the job.
     throw error;
   } finally {
+    forget();
     job.signal.removeEventListener("abort", onQueueAbort);
   }
 }

@@ -1,5 +1,6 @@
 import { trackHandler } from "@/lib/queue/boss";
 import type { QueueWorker } from "@/lib/queue/workers";
+import { listenForCancels } from "./render-cancel";
 import { failExhaustedVideoJob, runVideoRenderJob } from "./run-video-job";
 import {
   ensureVideoQueues,
@@ -16,6 +17,7 @@ export const videoWorker: QueueWorker = {
   name: "video",
   async start(boss) {
     await ensureVideoQueues(boss);
+    await listenForCancels();
     await boss.work<VideoRenderJobData>(
       VIDEO_RENDER_QUEUE,
       // New renders arrive by NOTIFY; the 1 s poll stays for retries that come due and missed notifications.
