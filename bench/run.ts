@@ -155,11 +155,13 @@ async function main() {
       })),
     };
 
-    // Enqueue → running: inline workers, then a separate worker process on PostgreSQL.
+    // Enqueue → running: inline workers, then a separate worker process on PostgreSQL. Twenty samples each,
+    // so the p95 (nearest rank) is the second slowest, not just the slowest of a handful.
+    const QUEUE_SAMPLES = 20;
     const queue: { name: string; p50: number; p95: number; n: number }[] = [];
     for (const s of sessions) {
       console.log(`bench: enqueue → running, ${s.server.name} inline`);
-      queue.push({ name: `${s.server.name}, inline worker`, ...(await enqueueToRunning(s, 12)) });
+      queue.push({ name: `${s.server.name}, inline worker`, ...(await enqueueToRunning(s, QUEUE_SAMPLES)) });
     }
     if (pg) {
       const separate = await startApp({ name: "PostgreSQL, WORKER=off", postgresUrl: pgBase, worker: "off" });
@@ -168,7 +170,7 @@ async function main() {
       running.push({ name: "worker", url: "", pid: worker.pid, stop: worker.stop });
       console.log("bench: enqueue → running, PostgreSQL separate worker");
       const session = await prepareSession(separate);
-      queue.push({ name: "PostgreSQL, separate worker process", ...(await enqueueToRunning(session, 12)) });
+      queue.push({ name: "PostgreSQL, separate worker process", ...(await enqueueToRunning(session, QUEUE_SAMPLES)) });
     }
 
     // Idle RSS: after everything above, with nothing in flight.
