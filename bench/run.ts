@@ -170,7 +170,10 @@ async function main() {
       running.push({ name: "worker", url: "", pid: worker.pid, stop: worker.stop });
       console.log("bench: enqueue → running, PostgreSQL separate worker");
       const session = await prepareSession(separate);
-      queue.push({ name: "PostgreSQL, separate worker process", ...(await enqueueToRunning(session, QUEUE_SAMPLES)) });
+      queue.push({
+        name: "PostgreSQL, separate worker process",
+        ...(await enqueueToRunning(session, QUEUE_SAMPLES)),
+      });
     }
 
     // Idle RSS: after everything above, with nothing in flight.

@@ -13,53 +13,22 @@ import { defineOperation } from "./operation";
 import {
   ASPECT_RATIOS,
   BRIEF_LIMITS,
-  BRIEF_TOO_SHORT_MESSAGE,
-  CHANNEL_RULES,
   CHANNELS,
-  type Channel,
-  captionLimit,
   GOALS,
-  type Goal,
   HASHTAG_MAX_LENGTH,
   HASHTAG_PATTERN,
-  isTopicLongEnough,
   MAX_CAPTION_LENGTH,
   MAX_HASHTAGS,
   MAX_MEDIA_ITEMS,
   MEDIA_FORMATS,
   MEDIA_ITEM_LIMITS,
-  MIN_TOPIC_CHARS,
-  MIN_TOPIC_WORDS,
   mediaFormatFor,
   POST_STREAM_CONTENT_TYPE,
-  topicLength,
 } from "./post-rules";
 import { ROUTES } from "./routes";
 
-export {
-  ASPECT_RATIOS,
-  BRIEF_LIMITS,
-  BRIEF_TOO_SHORT_MESSAGE,
-  CHANNEL_RULES,
-  CHANNELS,
-  type Channel,
-  captionLimit,
-  GOALS,
-  type Goal,
-  HASHTAG_MAX_LENGTH,
-  HASHTAG_PATTERN,
-  isTopicLongEnough,
-  MAX_CAPTION_LENGTH,
-  MAX_HASHTAGS,
-  MAX_MEDIA_ITEMS,
-  MEDIA_FORMATS,
-  MEDIA_ITEM_LIMITS,
-  MIN_TOPIC_CHARS,
-  MIN_TOPIC_WORDS,
-  mediaFormatFor,
-  POST_STREAM_CONTENT_TYPE,
-  topicLength,
-};
+// The rules the browser also needs live zod-free in post-rules.ts; the contract re-exports them.
+export * from "./post-rules";
 
 export const channel = z.enum(CHANNELS).describe("Where the post will be published.");
 export const goal = z.enum(GOALS).describe("What the post should achieve.");

@@ -5,32 +5,15 @@ import { VIDEO_JOB_STATUSES } from "./enums";
 import { defineOperation } from "./operation";
 import { ROUTES } from "./routes";
 import {
-  CHANNEL_VIDEO_ASPECT_RATIO,
-  defaultVideoAspectRatio,
-  isTerminalVideoStatus,
   SCRIPT_MAX_CHARS,
   SCRIPT_MIN_CHARS,
-  SCRIPT_VIDEO_ASPECT_RATIO,
   VIDEO_ASPECT_RATIOS,
   VIDEO_BRIEF_MAX_CHARS,
   VIDEO_MODES,
-  type VideoAspectRatio,
-  type VideoMode,
 } from "./video-rules";
 
-export {
-  CHANNEL_VIDEO_ASPECT_RATIO,
-  defaultVideoAspectRatio,
-  isTerminalVideoStatus,
-  SCRIPT_MAX_CHARS,
-  SCRIPT_MIN_CHARS,
-  SCRIPT_VIDEO_ASPECT_RATIO,
-  VIDEO_ASPECT_RATIOS,
-  VIDEO_BRIEF_MAX_CHARS,
-  VIDEO_MODES,
-  type VideoAspectRatio,
-  type VideoMode,
-};
+// The rules the browser also needs live zod-free in video-rules.ts; the contract re-exports them.
+export * from "./video-rules";
 
 export const videoMode = z
   .enum(VIDEO_MODES)
