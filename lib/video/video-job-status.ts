@@ -49,11 +49,11 @@ const statusStatement = preparedPerDb((db) =>
 );
 
 const globalForStatus = globalThis as unknown as {
-  brandStudioFinishedJobs?: Map<string, FinishedJob>;
+  brandStudioFinishedJobs?: Map<string, JobStatus>;
 };
 
 export type VideoJobStatusRow = VideoJobViewRow & { updatedAt: Date };
-type FinishedJob = { row: VideoJobStatusRow; etag: string };
+type JobStatus = { row: VideoJobStatusRow; etag: string };
 
 /**
  * Finished jobs as their callers last read them, per process. A finished row never changes (every write to
@@ -74,7 +74,7 @@ export async function readVideoJobStatus({
 }: {
   principal: Principal;
   jobId: string;
-}): Promise<FinishedJob> {
+}): Promise<JobStatus> {
   const key = `${principal.userId}\u0000${jobId}`;
   const cached = finishedJobs().get(key);
   if (cached) return cached;
