@@ -5,7 +5,7 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newUser } from "./support/auth";
 import { startTestServer, type TestServer } from "./support/test-server";
-import { SCRIPT, videoClient } from "./support/video-api";
+import { videoClient } from "./support/video-api";
 import { ffmpegPidsFor, ffprobe, isAlive, LONG_SCRIPT, waitFor } from "./support/video-media";
 import { startWorkerProcess, type WorkerProcess } from "./support/video-worker-process";
 

@@ -1,10 +1,10 @@
 import { and, eq, sql } from "drizzle-orm";
-import { getDb, preparedPerDb, type Tx } from "@/db/client";
+import { type Db, getDb, preparedPerDb, type Tx } from "@/db/client";
 import { type Brand, brandMembers, brands } from "@/db/schema";
 import { notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 
-const brandOfMember = (db: Tx | Awaited<ReturnType<typeof getDb>>) =>
+const brandOfMember = (db: Db | Tx) =>
   db
     .select({ brand: brands })
     .from(brands)

@@ -7,7 +7,6 @@ import { ModerationUnavailableError } from "@/lib/ai/moderation";
 import { ApiError } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import { buildBrandPrompt } from "@/lib/brands/brand-prompt";
-import { getBrandForPrincipal } from "@/lib/brands/get-brand";
 import { CHANNEL_RULES, type GeneratePostInput, type PostView } from "@/lib/contracts/posts";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";

@@ -194,7 +194,8 @@ async function render(
 
     // The voice sets the scenes' lengths, and the filter graph needs them; everything else does not. So
     // ffmpeg starts at once and reads the graph from a pipe when the voice is ready (starting ffmpeg
-    // costs about as much as speaking all the scenes).
+    // costs about as much as speaking all the scenes). ffmpeg reads that graph, a global option, before
+    // it opens its inputs, so voice.wav is written by the time it is opened.
     let total = 0;
     const planned = (async () => {
       const plan = await planScenes({

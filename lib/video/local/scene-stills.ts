@@ -4,7 +4,7 @@ import { dejaVuFont } from "./find-binary";
 import type { FrameLayout, SceneText } from "./frame-layout";
 
 /** Quotes a filter option value: inside '…' everything is literal except the quote itself. */
-export const quote = (value: string) => `'${value.replace(/'/g, "'\\''")}'`;
+const quote = (value: string) => `'${value.replace(/'/g, "'\\''")}'`;
 
 /**
  * ffmpeg's inputs for the scenes' graph: the background, one frame at `fps`, and in avatar mode the
