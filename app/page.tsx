@@ -19,6 +19,9 @@ const STEPS = [
   },
 ];
 
+// Rendered per request so Next puts the proxy's CSP nonce on its inline scripts (proxy.ts).
+export const dynamic = "force-dynamic";
+
 export default function HomePage() {
   return (
     <div className="space-y-12">

@@ -193,6 +193,13 @@ async function main() {
     } catch (error) {
       render = `The render bench failed: ${(error as Error).message}`;
     }
+    let fullRender: RenderBench | string;
+    try {
+      console.log("bench: the full render (images in motion, captions, logo, music) vs a plain encode");
+      fullRender = await benchRender({ full: true });
+    } catch (error) {
+      fullRender = `The full render bench failed: ${(error as Error).message}`;
+    }
     const loadAfter = os.loadavg();
     await stopAll();
     running.length = 0;
@@ -211,6 +218,7 @@ async function main() {
       rssIdle,
       pages,
       render,
+      fullRender,
       profileDir: profile,
     });
   } finally {

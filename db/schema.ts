@@ -11,9 +11,9 @@ import {
 } from "drizzle-orm/pg-core";
 // Types only (erased at build): db/ imports nothing from lib/ at run time. The value lists live in
 // lib/contracts/enums.ts, a leaf the browser may import.
-import type { AvatarStatus, BRAND_ROLES, VideoJobStatus } from "@/lib/contracts/enums";
+import type { AvatarStatus, BrandRole, PostStatus, VideoJobStatus } from "@/lib/contracts/enums";
 
-export type { AvatarStatus, VideoJobStatus };
+export type { AvatarStatus, BrandRole, PostStatus, VideoJobStatus };
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
@@ -84,6 +84,16 @@ export const brands = pgTable("brands", {
   // a D-ID image URL). Null with the local renderer.
   avatarProvider: text("avatar_provider"),
   avatarProviderRef: text("avatar_provider_ref"),
+  // The brand kit: a logo (media key of the rasterised PNG), a bundled font id
+  // (lib/contracts/brand-kit-rules.ts), a music bed (media key), and a TTS voice (null: TTS_VOICE).
+  logoKey: text("logo_key"),
+  font: text("font").notNull().default("sans"),
+  musicKey: text("music_key"),
+  ttsVoice: text("tts_voice"),
+  // Teams and publishing (DESIGN §10): posts need an owner's approval before they are scheduled or
+  // published; times are shown in this IANA time zone.
+  requiresApproval: boolean("requires_approval").notNull().default(false),
+  timeZone: text("time_zone").notNull().default("UTC"),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -97,7 +107,7 @@ export const brandMembers = pgTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    role: text("role").$type<(typeof BRAND_ROLES)[number]>().notNull().default("owner"),
+    role: text("role").$type<BrandRole>().notNull().default("owner"),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.brandId, t.userId] }), index("brand_members_user_idx").on(t.userId)],
@@ -111,6 +121,8 @@ export type MediaPlan = {
     altText: string;
     aspectRatio: "1:1" | "4:5" | "9:16" | "16:9";
     overlayText?: string;
+    /** The item's image in the media store (generated, drawn or uploaded); responses sign a URL for it. */
+    imageKey?: string;
   }[];
 };
 
@@ -134,7 +146,7 @@ export const posts = pgTable(
     caption: text("caption").notNull(),
     mediaPlan: jsonb("media_plan").$type<MediaPlan>().notNull(),
     hashtags: jsonb("hashtags").$type<string[]>().notNull(),
-    status: text("status").$type<"draft">().notNull().default("draft"),
+    status: text("status").$type<PostStatus>().notNull().default("draft"),
     videoUrl: text("video_url"),
     seed: integer("seed").notNull(),
     provider: text("provider").notNull(),
@@ -173,6 +185,11 @@ export const videoJobs = pgTable(
     /** The poster's media key, like videoUrl. */
     thumbnailUrl: text("thumbnail_url"),
     durationSeconds: integer("duration_seconds"),
+    // Burned-in captions (default on), and the .vtt sidecar's media key once rendered.
+    captions: boolean("captions").notNull().default(true),
+    captionsKey: text("captions_key"),
+    // What the job could not do but still succeeded without (no speech engine, …), shown to the user.
+    warnings: jsonb("warnings").$type<string[]>().notNull().default([]),
     errorCode: text("error_code"),
     errorMessage: text("error_message"),
     errorRetryable: boolean("error_retryable"),

@@ -31,6 +31,7 @@ const RUN: { id: string; status: number }[] = [
   { id: "update-brand", status: 200 },
   { id: "brand-context", status: 200 },
   { id: "generate-post", status: 201 },
+  { id: "generate-post-stream", status: 200 },
   { id: "list-posts", status: 200 },
   { id: "get-post", status: 200 },
   { id: "update-post", status: 200 },
@@ -129,7 +130,7 @@ test("the index lists every card, and search and filters narrow it", async ({ pa
   await page.getByRole("button", { name: "Clear search and filters" }).click();
   await expect(rows).toHaveCount(cards.length);
 
-  await rows.filter({ hasText: "Generate post" }).click();
+  await rows.filter({ hasText: "Generate post" }).filter({ hasNotText: "streamed" }).click();
   await expect(page).toHaveURL(/\/api-docs\/generate-post$/);
 });
 

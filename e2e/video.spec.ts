@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 
 /** Signs a new user up and in through the pages, and returns a bearer token for setting up data. */
@@ -35,7 +36,14 @@ test("make a video from a post, watch it render, play it and put it in the post"
   const { brandId } = await brand.json();
   const created = await page.request.post("/api/content/create", {
     headers,
-    data: { brandId, channel: "instagram", topic: "our autumn blend is back this week", goal: "awareness" },
+    data: {
+      brandId,
+      channel: "instagram",
+      topic: "our autumn blend is back this week",
+      goal: "awareness",
+      // An image host that is down: the video is made without it, and says so.
+      assets: [{ type: "image", url: "http://127.0.0.1:9/autumn.jpg" }],
+    },
   });
   expect(created.status()).toBe(201);
   const post = await created.json();
@@ -48,6 +56,7 @@ test("make a video from a post, watch it render, play it and put it in the post"
   await expect(page.getByRole("radio", { name: /Vertical 9:16/ })).toBeChecked();
   await expect(page.getByText("Default for an Instagram post: Vertical 9:16.")).toBeVisible();
   await page.getByLabel("Brief (optional)").fill("short and snappy");
+  await expect(page.getByRole("checkbox", { name: /Captions in the picture/ })).toBeChecked();
   await page.screenshot({ path: "screenshots/videos-new.png", fullPage: true });
   await page.getByRole("button", { name: "Make the video" }).click();
   await expect(page).toHaveURL(/\/videos\/vjb_[\w-]+$/);
@@ -97,13 +106,40 @@ test("make a video from a post, watch it render, play it and put it in the post"
   expect(playback.readyState).toBeGreaterThanOrEqual(1);
   expect(playback.seekedTo).toBeCloseTo(playback.duration / 2, 0);
   expect([playback.width, playback.height]).toEqual([720, 1280]);
+  // The captions come as a track too (burned into the picture already, so not shown by default).
+  const track = await player.evaluate(async (video: HTMLVideoElement) => {
+    const element = video.querySelector("track") as HTMLTrackElement;
+    element.track.mode = "hidden";
+    if (element.readyState !== 2)
+      await new Promise((resolve) => element.addEventListener("load", resolve, { once: true }));
+    return {
+      kind: element.kind,
+      cues: element.track.cues?.length ?? 0,
+      first: (element.track.cues?.[0] as VTTCue)?.text,
+    };
+  });
+  expect(track.kind).toBe("captions");
+  expect(track.cues).toBeGreaterThan(1);
+  expect(post.caption.replace(/\s+/g, " ")).toContain(track.first.replace(/\s+/g, " "));
+  await expect(page.getByRole("link", { name: "Download captions (.vtt)" })).toBeVisible();
+  await expect(page.getByTestId("video-warnings")).toContainText(
+    "Skipped the image http://127.0.0.1:9/autumn.jpg",
+  );
   await page.screenshot({ path: "screenshots/videos-done.png", fullPage: true });
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(
+    axe.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical"),
+  ).toEqual([]);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: "screenshots/videos-done-390.png", fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   const job = await (await page.request.get(`/api/video/jobs/${jobId}`, { headers })).json();
   await page.getByRole("button", { name: "Use in post" }).click();
   await expect(page).toHaveURL(new RegExp(`/studio/${post.postId}$`));
   const updated = await (await page.request.get(`/api/posts/${post.postId}`, { headers })).json();
   expect(job.progress).toBe(100);
+  expect(job.captions).toBe(true);
   expect(updated.videoUrl).toBe(job.videoUrl);
 
   await page.goto("/videos");

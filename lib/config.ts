@@ -60,6 +60,23 @@ const envObject = z.object({
   OPENAI_BASE_URL: httpUrl(),
   OPENAI_MODEL: z.preprocess(unset, z.string().default("gpt-4o-mini")),
   AI_TIMEOUT_MS: int(1, 600_000, 20_000),
+  // Speech for the local renderer: OpenAI's speech model and default voice (a brand may pick its own).
+  TTS_MODEL: z.preprocess(unset, z.string().default("gpt-4o-mini-tts")),
+  TTS_VOICE: z.preprocess(unset, z.string().default("alloy")),
+  // The speech engines the local renderer may use, in order of preference (openai needs OPENAI_API_KEY);
+  // "none" turns speech off (the video then carries a warning).
+  TTS_ENGINES: z.preprocess(
+    unset,
+    z
+      .string()
+      .default("openai,espeak-ng,espeak-wasm")
+      .refine(
+        (value) => /^(none|(openai|espeak-ng|espeak-wasm)(,(openai|espeak-ng|espeak-wasm))*)$/.test(value),
+        {
+          message: 'expected "none" or a comma list of openai, espeak-ng, espeak-wasm',
+        },
+      ),
+  ),
   VIDEO_PROVIDER: choice(["local", "heygen", "did"] as const, "local"),
   FFMPEG_PATH: text(),
   // ffmpeg threads per render; 0 = the machine's cores (set cores ÷ workers when workers share a machine).

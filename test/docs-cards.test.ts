@@ -126,8 +126,25 @@ describe.each(implemented)("card %s agrees with its contract", (id, operation: O
     expect(card.endpoint).toBe(operation.path);
   });
 
+  const isHeader = (entry: { type: string }) => /\(header\)$/.test(entry.type);
+
   it("lists the contract's input fields, optional ones marked with ?", () => {
-    expect(names(fieldEntries(card.input))).toEqual(names(inputFields(operation)));
+    expect(names(fieldEntries(card.input).filter((entry) => !isHeader(entry)))).toEqual(
+      names(inputFields(operation)),
+    );
+  });
+
+  it("lists every request header parameter the OpenAPI document gives the operation", () => {
+    const document = buildOpenApiDocument(operations) as {
+      paths: Record<
+        string,
+        Record<string, { parameters?: { in: string; name: string; required?: boolean }[] }>
+      >;
+    };
+    const documented = (document.paths[operation.path]?.[operation.method.toLowerCase()]?.parameters ?? [])
+      .filter((parameter) => parameter.in === "header")
+      .map((parameter) => ({ name: parameter.name, optional: !parameter.required }));
+    expect(names(fieldEntries(card.input).filter(isHeader))).toEqual(names(documented));
   });
 
   it("lists the contract's success fields", () => {

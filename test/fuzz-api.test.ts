@@ -25,7 +25,12 @@ const ODD_METHODS = [
   "MKCOL",
   "LOCK",
   "POST",
+  // Unknown to Node's HTTP parser: refused before any request event (lib/server/http-guard.ts, clientError).
+  "FOO",
+  "BREW",
 ];
+/** `.` and `..`, raw and percent-encoded in every case mix: refused by the gate (400), never normalised by Next. */
+const DOT_SEGMENTS = [".", "..", "%2e", "%2E", "%2e%2e", "%2E%2e", ".%2E", "%2e."];
 const BAD_SEGMENTS = ["%ZZ", "%c0%ae", "%00", "%E0%A4%A", "..%2f..%2f", "%F0%9F%98", "%ED%A0%80"];
 
 /** encodeURIComponent, except that a lone surrogate becomes its (invalid) UTF-8 bytes instead of throwing. */
@@ -110,6 +115,7 @@ describe("fuzzing every operation in the OpenAPI document", () => {
           arbitrary: fromSchema(param.schema, document, pools).map((value) => encodeSegment(asText(value))),
         },
         { weight: 1, arbitrary: fc.constantFrom(...BAD_SEGMENTS) },
+        { weight: 1, arbitrary: fc.constantFrom(...DOT_SEGMENTS) },
       );
     const query = fc.record(
       Object.fromEntries(
@@ -217,6 +223,58 @@ describe("fuzzing every operation in the OpenAPI document", () => {
       }
     }
   }
+
+  it("refuses a dot segment (raw or encoded) on every path template with 400 invalid_request", async () => {
+    const wrong: string[] = [];
+    const templates = Object.keys(document.paths as Record<string, unknown>);
+    for (const template of templates) {
+      const parts = template.split("/").length;
+      for (const dot of DOT_SEGMENTS) {
+        // In the place of each segment after /api, and appended after the last.
+        for (let at = 2; at <= parts; at++) {
+          const segments = template.replace(/\{\w+\}/g, "x").split("/");
+          segments.splice(at, at < parts ? 1 : 0, dot);
+          const url = segments.join("/");
+          const response = await rawRequest(server.url, { method: "GET", path: url });
+          const body = (() => {
+            try {
+              return JSON.parse(response.text);
+            } catch {
+              return undefined;
+            }
+          })();
+          if (
+            response.status !== 400 ||
+            body?.error?.code !== "invalid_request" ||
+            body.error.requestId !== response.headers["x-request-id"]
+          ) {
+            wrong.push(`GET ${url} → ${response.status} ${response.text.slice(0, 80)}`);
+          }
+        }
+      }
+    }
+    expect(wrong.slice(0, 10)).toEqual([]);
+  }, 120_000);
+
+  it("answers methods Node does not know in the envelope, with X-Request-Id", async () => {
+    const known = await rawRequest(server.url, { method: "FOO", path: "/api/health" });
+    expect(known.status).toBe(405);
+    expect(known.headers.allow).toContain("GET");
+    const unknown = await rawRequest(server.url, { method: "BREW", path: "/api/nothing-here" });
+    expect(unknown.status).toBe(404);
+    const page = await rawRequest(server.url, { method: "FOO", path: "/login" });
+    expect(page.status).toBe(405);
+    for (const [response, code] of [
+      [known, "method_not_allowed"],
+      [unknown, "not_found"],
+      [page, "method_not_allowed"],
+    ] as const) {
+      const envelope = errorEnvelope.parse(JSON.parse(response.text));
+      expect(envelope.error.code).toBe(code);
+      expect(envelope.error.requestId).toBe(response.headers["x-request-id"]);
+      expect(response.headers["x-content-type-options"]).toBe("nosniff");
+    }
+  });
 
   it(`sends at least ${REQUESTS} requests: no 5xx, every error in the envelope with X-Request-Id`, async () => {
     const operations = operationsOf();

@@ -37,7 +37,7 @@ function streamRequest(
   body: Record<string, unknown>,
   init: { signal?: AbortSignal; headers?: Record<string, string> } = {},
 ) {
-  return fetch(`${server.url}/api/content/create`, {
+  return fetch(`${server.url}/api/content/create/stream`, {
     method: "POST",
     headers: {
       authorization: `Bearer ${token}`,
@@ -70,7 +70,7 @@ async function postCount() {
   return page.body.items.length as number;
 }
 
-describe("POST /api/content/create, streamed (Accept: application/x-ndjson)", () => {
+describe("POST /api/content/create/stream (application/x-ndjson)", () => {
   it("streams the draft field by field (caption, hashtags, media plan), then saves it once", async () => {
     const before = await postCount();
     const response = await streamRequest(brief({ seed: 4242 }));
@@ -135,7 +135,7 @@ describe("POST /api/content/create, streamed (Accept: application/x-ndjson)", ()
     expect(keyed.status).toBe(400);
     expect(errorEnvelope.parse(await keyed.json()).error.message).toContain("Idempotency-Key");
 
-    const anonymous = await fetch(`${server.url}/api/content/create`, {
+    const anonymous = await fetch(`${server.url}/api/content/create/stream`, {
       method: "POST",
       headers: { "content-type": "application/json", accept: POST_STREAM_CONTENT_TYPE },
       body: JSON.stringify(brief()),

@@ -1,7 +1,11 @@
+import { execFile } from "node:child_process";
 import { createHmac, hkdfSync } from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import sharp from "sharp";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { generateVideoResponse, type VideoJobView, videoJobPage } from "@/lib/contracts/video";
@@ -325,6 +329,102 @@ describe("a video job from a post", () => {
     expect(secondPage.items[0].jobId).toBe(byBrand.items[1].jobId);
   });
 
+  it("shows the post's image assets as scenes, skips one that cannot be fetched with a warning, and serves the captions as WebVTT", async () => {
+    // A local image host: one bright green photo, and a 404.
+    const green = await sharp({
+      create: { width: 1200, height: 800, channels: 3, background: { r: 20, g: 200, b: 40 } },
+    })
+      .jpeg()
+      .toBuffer();
+    const host = http.createServer((req, res) => {
+      if (req.url === "/green.jpg") {
+        res.writeHead(200, { "content-type": "image/jpeg" });
+        return res.end(green);
+      }
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => host.listen(0, "127.0.0.1", resolve));
+    const origin = `http://127.0.0.1:${(host.address() as AddressInfo).port}`;
+    try {
+      const response = await client.call("/api/content/create", {
+        method: "POST",
+        json: {
+          brandId,
+          channel: "instagram",
+          topic: "our new seasonal autumn blend arrives this week",
+          goal: "awareness",
+          assets: [
+            { type: "image", url: `${origin}/green.jpg` },
+            { type: "image", url: `${origin}/missing.jpg` },
+          ],
+        },
+      });
+      expect(response.status).toBe(201);
+      const created = await client.createJob({ brandId, postId: response.body.postId, mode: "regular" });
+      const { job } = await client.pollJob(
+        created.body.jobId,
+        (j) => j.status === "succeeded" || j.status === "failed",
+      );
+      expect(job.status).toBe("succeeded");
+      expect(job.captions).toBe(true);
+      expect(job.warnings).toEqual([expect.stringContaining(`Skipped the image ${origin}/missing.jpg`)]);
+
+      const file = path.join(os.tmpdir(), `${job.jobId}.mp4`);
+      fs.writeFileSync(
+        file,
+        Buffer.from(await (await fetch(new URL(job.videoUrl ?? "", baseUrl()))).arrayBuffer()),
+      );
+      const frame = path.join(os.tmpdir(), `${job.jobId}.png`);
+      await promisify(execFile)("ffmpeg", [
+        "-v",
+        "error",
+        "-ss",
+        "1",
+        "-i",
+        file,
+        "-frames:v",
+        "1",
+        "-y",
+        frame,
+      ]);
+      // The one image fills the frame (cover crop, no bars): green in the middle and near both edges.
+      const { data, info } = await sharp(frame).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      for (const [x, y] of [
+        [360, 500],
+        [4, 640],
+        [715, 640],
+      ]) {
+        const at = (y * info.width + x) * 3;
+        expect([data[at] < 80, data[at + 1] > 150, data[at + 2] < 100], `pixel ${x},${y}`).toEqual([
+          true,
+          true,
+          true,
+        ]);
+      }
+      fs.rmSync(file);
+      fs.rmSync(frame);
+
+      const vtt = await fetch(new URL(job.captionsUrl ?? "", baseUrl()));
+      expect(vtt.status).toBe(200);
+      const text = await vtt.text();
+      expect(text.startsWith("WEBVTT")).toBe(true);
+      expect(text).toMatch(/00:00:00\.000 --> 00:00:0\d\.\d{3}/);
+    } finally {
+      host.close();
+    }
+  });
+
+  it("leaves the captions out of the picture when captions is false, and still sends the sidecar", async () => {
+    const created = await client.createJob({ brandId, script: SCRIPT, mode: "regular", captions: false });
+    expect(created.status).toBe(202);
+    const { job } = await client.pollJob(
+      created.body.jobId,
+      (j) => j.status === "succeeded" || j.status === "failed",
+    );
+    expect(job).toMatchObject({ status: "succeeded", captions: false, warnings: [] });
+    expect(job.captionsUrl).toMatch(/captions\.vtt\?exp=/);
+  });
+
   it("takes the frame's shape from the post's channel unless aspectRatio is sent, and refuses an unknown one", async () => {
     const shapeOf = async (body: Record<string, unknown>) => {
       const response = await client.createJob({ brandId, mode: "regular", ...body });
@@ -401,10 +501,15 @@ describe("DELETE /api/video/jobs/{jobId}", () => {
   it("cancels a running job: its ffmpeg process stops and the job stays canceled", async () => {
     const response = await client.createJob({ brandId, mode: "regular", script: LONG_SCRIPT });
     const { jobId } = response.body;
-    await client.pollJob(jobId, (j) => j.status === "running" && j.progress >= 12);
     const pids = await waitFor(() => ffmpegPidsFor(jobId).length > 0 && ffmpegPidsFor(jobId), {
+      intervalMs: 20,
       what: "the job's ffmpeg process",
     });
+    // Freeze the render where it is (a fast machine could otherwise finish it before the DELETE lands): a
+    // stopped process still dies of the SIGKILL a cancel sends.
+    for (const pid of pids) process.kill(pid, "SIGSTOP");
+    const running = await client.getJob(jobId);
+    expect(running.status).toBe("running");
 
     const canceled = await client.call(`/api/video/jobs/${jobId}`, { method: "DELETE" });
     expect(canceled.status).toBe(200);
@@ -420,14 +525,14 @@ describe("DELETE /api/video/jobs/{jobId}", () => {
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const job = await client.getJob(jobId);
     expect(job).toMatchObject({ status: "canceled", videoUrl: null });
-    expect(job.progress).toBeGreaterThanOrEqual(12);
+    expect(job.progress).toBeGreaterThanOrEqual(running.progress);
 
     const again = await client.call(`/api/video/jobs/${jobId}`, { method: "DELETE" });
     expect(again.status).toBe(200);
     expect(again.body.status).toBe("canceled");
   });
 
-  it("cancels a queued job, and refuses to cancel a finished one (400)", async () => {
+  it("cancels a queued job, and refuses to cancel a finished one (409 job_not_cancelable)", async () => {
     const first = await client.createJob({ brandId, mode: "regular", script: SCRIPT });
     const second = await client.createJob({ brandId, mode: "regular", script: SCRIPT });
     // One render at a time per worker: the second waits while the first renders.
@@ -437,8 +542,11 @@ describe("DELETE /api/video/jobs/{jobId}", () => {
 
     const { job } = await client.pollJob(first.body.jobId, (j) => j.status === "succeeded");
     const finished = await client.call(`/api/video/jobs/${job.jobId}`, { method: "DELETE" });
-    expect(finished.status).toBe(400);
-    expect(finished.body.error).toMatchObject({ code: "invalid_request", details: { status: "succeeded" } });
+    expect(finished.status).toBe(409);
+    expect(finished.body.error).toMatchObject({
+      code: "job_not_cancelable",
+      details: { status: "succeeded" },
+    });
     expect((await client.getJob(second.body.jobId)).status).toBe("canceled");
   });
 });

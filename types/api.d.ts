@@ -217,6 +217,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/content/create/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate post (streamed)
+         * @description Generate post, streamed: the draft arrives as NDJSON events while the model writes it, then the saved post.
+         *
+         *     Docs card: [/api-docs/generate-post-stream](/api-docs/generate-post-stream).
+         */
+        post: operations["generate-post-stream"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/posts/{postId}": {
         parameters: {
             query?: never;
@@ -849,8 +871,11 @@ export interface components {
             };
             /** @description Up to 5 hashtags, no duplicates ignoring case. */
             hashtags: string[];
-            /** @constant */
-            status: "draft";
+            /**
+             * @description DESIGN §10: a new post is always `draft`.
+             * @enum {string}
+             */
+            status: "draft" | "in_review" | "approved" | "scheduled" | "published";
             videoUrl: string | null;
             generation: {
                 /** @description local, openai or openai-compatible. */
@@ -903,13 +928,25 @@ export interface components {
              */
             thumbnailUrl: string | null;
             durationSeconds: number | null;
+            /** @description Whether captions are burned into the video. */
+            captions: boolean;
+            /**
+             * @description Set with videoUrl when the renderer made captions: a signed, expiring URL of a WebVTT (.vtt) file of the spoken phrases and their times, for a <track> element or an upload.
+             * @example /media/videos/vjb_7Hq2mXbV9kLr3NpQ/captions.vtt?exp=1747820412&sig=Vb8nM2kL4jH6gF8dS0aP2oI4uY6tR8eW0qZ2xC4vB6n
+             */
+            captionsUrl: string | null;
+            /**
+             * @description What the video lacks though the job succeeded, in words for the user: no voice (no speech engine could speak, and why), an image that could not be read. Empty when nothing is missing.
+             * @example []
+             */
+            warnings: string[];
             /** @description Set only when the job has failed. */
             error: {
                 /**
                  * @example generation_failed
                  * @enum {string}
                  */
-                code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "internal_error";
+                code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "job_not_cancelable" | "post_not_approved" | "channel_reauth_required" | "publish_rule_violation" | "internal_error";
                 message: string;
                 retryable: boolean;
             } | null;
@@ -1239,6 +1276,105 @@ export interface components {
             /** @description This error's section of the operation's docs card. */
             docUrl: string;
         };
+        /** @description The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. HTTP 403. */
+        Error_forbidden: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "forbidden";
+            /** @description A sentence to show the user as is. */
+            message: string;
+            /** @constant */
+            retryable: false;
+            /** @description The same id as the X-Request-Id header. */
+            requestId: string;
+            /** @description This error's section of the operation's docs card. */
+            docUrl: string;
+            details?: {
+                /**
+                 * @description The caller's role on the brand.
+                 * @enum {string}
+                 */
+                role: "viewer" | "editor" | "owner";
+                /**
+                 * @description The weakest role that may do this.
+                 * @enum {string}
+                 */
+                required: "viewer" | "editor" | "owner";
+            };
+        };
+        /** @description The video job has already succeeded or failed; only a queued or running job can be canceled. `details`: `{ status }`. HTTP 409. */
+        Error_job_not_cancelable: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "job_not_cancelable";
+            /** @description A sentence to show the user as is. */
+            message: string;
+            /** @constant */
+            retryable: false;
+            /** @description The same id as the X-Request-Id header. */
+            requestId: string;
+            /** @description This error's section of the operation's docs card. */
+            docUrl: string;
+            details?: {
+                /**
+                 * @description The job's status, which cannot change any more.
+                 * @enum {string}
+                 */
+                status: "succeeded" | "failed";
+            };
+        };
+        /** @description The brand requires approval, and the post has not been approved. HTTP 409. */
+        Error_post_not_approved: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "post_not_approved";
+            /** @description A sentence to show the user as is. */
+            message: string;
+            /** @constant */
+            retryable: false;
+            /** @description The same id as the X-Request-Id header. */
+            requestId: string;
+            /** @description This error's section of the operation's docs card. */
+            docUrl: string;
+        };
+        /** @description The channel connection's token was refused by the platform; an owner must reconnect it. HTTP 409. */
+        Error_channel_reauth_required: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "channel_reauth_required";
+            /** @description A sentence to show the user as is. */
+            message: string;
+            /** @constant */
+            retryable: false;
+            /** @description The same id as the X-Request-Id header. */
+            requestId: string;
+            /** @description This error's section of the operation's docs card. */
+            docUrl: string;
+        };
+        /** @description The post breaks the channel's rules (length, media count, media required). `details` names the rule. HTTP 422. */
+        Error_publish_rule_violation: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "publish_rule_violation";
+            /** @description A sentence to show the user as is. */
+            message: string;
+            /** @constant */
+            retryable: false;
+            /** @description The same id as the X-Request-Id header. */
+            requestId: string;
+            /** @description This error's section of the operation's docs card. */
+            docUrl: string;
+        };
         /** @description Anything unexpected. The message is generic; the log line carries the requestId. HTTP 500. */
         Error_internal_error: {
             /**
@@ -1256,7 +1392,7 @@ export interface components {
             docUrl: string;
         };
         /** @description One variant per error code; `code` tells which, and so what `details` holds. */
-        Error: components["schemas"]["Error_invalid_request"] | components["schemas"]["Error_unauthorized"] | components["schemas"]["Error_not_found"] | components["schemas"]["Error_method_not_allowed"] | components["schemas"]["Error_brief_too_short"] | components["schemas"]["Error_brand_context_missing"] | components["schemas"]["Error_moderation_required"] | components["schemas"]["Error_generation_failed"] | components["schemas"]["Error_brand_not_ready"] | components["schemas"]["Error_avatar_training"] | components["schemas"]["Error_quota_exceeded"] | components["schemas"]["Error_rate_limited"] | components["schemas"]["Error_email_taken"] | components["schemas"]["Error_idempotency_conflict"] | components["schemas"]["Error_provider_unavailable"] | components["schemas"]["Error_service_unavailable"] | components["schemas"]["Error_payload_too_large"] | components["schemas"]["Error_internal_error"];
+        Error: components["schemas"]["Error_invalid_request"] | components["schemas"]["Error_unauthorized"] | components["schemas"]["Error_not_found"] | components["schemas"]["Error_method_not_allowed"] | components["schemas"]["Error_brief_too_short"] | components["schemas"]["Error_brand_context_missing"] | components["schemas"]["Error_moderation_required"] | components["schemas"]["Error_generation_failed"] | components["schemas"]["Error_brand_not_ready"] | components["schemas"]["Error_avatar_training"] | components["schemas"]["Error_quota_exceeded"] | components["schemas"]["Error_rate_limited"] | components["schemas"]["Error_email_taken"] | components["schemas"]["Error_idempotency_conflict"] | components["schemas"]["Error_provider_unavailable"] | components["schemas"]["Error_service_unavailable"] | components["schemas"]["Error_payload_too_large"] | components["schemas"]["Error_forbidden"] | components["schemas"]["Error_job_not_cancelable"] | components["schemas"]["Error_post_not_approved"] | components["schemas"]["Error_channel_reauth_required"] | components["schemas"]["Error_publish_rule_violation"] | components["schemas"]["Error_internal_error"];
         /** @description The body of every error response. */
         ErrorEnvelope: {
             error: components["schemas"]["Error"];
@@ -1402,7 +1538,7 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description The URL of the created resource. */
                     Location?: string;
-                    /** @description Requests allowed per one-minute window for this token. */
+                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
                     "X-RateLimit-Remaining"?: number;
@@ -1470,7 +1606,7 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before polling or retrying. */
                     "Retry-After"?: number;
-                    /** @description Requests allowed per one-minute window for this token. */
+                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
                     "X-RateLimit-Remaining"?: number;
@@ -2297,62 +2433,6 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Sent with `Accept: application/x-ndjson`: the draft streamed as one JSON event a line while it is written (`partial` drafts that grow caption, then hashtags, then mediaPlan; `retry` when it starts over), ending with `done` and the saved post (the 201 body) or `error` and the error envelope's error. Brief, brand and auth errors are answered before streaming, as JSON. Closing the connection cancels it and saves nothing. Idempotency-Key is refused with a stream. */
-            200: {
-                headers: {
-                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
-                    "X-Request-Id"?: string;
-                    /** @description Requests allowed per one-minute window for this token. */
-                    "X-RateLimit-Limit"?: number;
-                    /** @description Requests left in the current window. */
-                    "X-RateLimit-Remaining"?: number;
-                    /** @description When the current window ends: a Unix time in seconds (not a number of seconds to wait). */
-                    "X-RateLimit-Reset"?: number;
-                    /** @description `true` when this response replays the first success of the same `Idempotency-Key` and body; absent otherwise. */
-                    "Idempotent-Replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/x-ndjson": {
-                        /** @constant */
-                        type: "partial";
-                        draft: {
-                            caption?: string;
-                            hashtags?: (string | null)[];
-                            mediaPlan?: {
-                                format?: string;
-                                items?: ({
-                                    type?: string;
-                                    description?: string;
-                                    altText?: string;
-                                    aspectRatio?: string;
-                                    overlayText?: string | null;
-                                } | null)[];
-                            };
-                        };
-                    } | {
-                        /** @constant */
-                        type: "retry";
-                        attempt: number;
-                    } | {
-                        /** @constant */
-                        type: "done";
-                        post: components["schemas"]["Post"];
-                    } | {
-                        /** @constant */
-                        type: "error";
-                        error: {
-                            /** @enum {string} */
-                            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "internal_error";
-                            message: string;
-                            retryable: boolean;
-                            requestId: string;
-                            docUrl: string;
-                            details?: unknown;
-                        };
-                    };
-                };
-            };
             /** @description The draft was generated and saved. */
             201: {
                 headers: {
@@ -2360,7 +2440,7 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description The URL of the created resource. */
                     Location?: string;
-                    /** @description Requests allowed per one-minute window for this token. */
+                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
                     "X-RateLimit-Remaining"?: number;
@@ -2449,7 +2529,220 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before polling or retrying. */
                     "Retry-After"?: number;
-                    /** @description Requests allowed per one-minute window for this token. */
+                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current window ends: a Unix time in seconds (not a number of seconds to wait). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `generation_failed`: The model failed, timed out or returned unusable output after retries. Nothing is saved. */
+            502: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "generate-post-stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example brd_7Hq2mXbV9kLr3NpQ */
+                    brandId: string;
+                    /**
+                     * @description Where the post will be published.
+                     * @enum {string}
+                     */
+                    channel: "telegram" | "instagram" | "linkedin";
+                    /**
+                     * @description What the post is about: at least 3 words and 15 characters.
+                     * @example Our new Ethiopian single-origin espresso, roasted in small batches
+                     */
+                    topic: string;
+                    /**
+                     * @description What the post should achieve.
+                     * @enum {string}
+                     */
+                    goal: "awareness" | "engagement" | "traffic" | "leads" | "sales" | "announcement";
+                    /** @description Images, videos or links to use in the post. */
+                    assets?: {
+                        /** @enum {string} */
+                        type: "image" | "video" | "link";
+                        /** Format: uri */
+                        url: string;
+                        description?: string;
+                    }[];
+                    /**
+                     * @description Replaces the brand's tone for this post only.
+                     * @example playful and light
+                     */
+                    toneOverride?: string;
+                    /** @description Variant seed. The same brief and seed give the same draft; a new seed, a new variant. */
+                    seed?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The draft streamed as one JSON event a line while it is written (`partial` drafts that grow caption, then hashtags, then mediaPlan; `retry` when it starts over), ending with `done` and the saved post (the 201 body) or `error` and the error envelope's error. Brief, brand and auth errors are answered before streaming, as JSON. Closing the connection cancels it and saves nothing. Idempotency-Key is refused here (it belongs to the JSON operation). */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current window ends: a Unix time in seconds (not a number of seconds to wait). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": {
+                        /** @constant */
+                        type: "partial";
+                        draft: {
+                            caption?: string;
+                            hashtags?: (string | null)[];
+                            mediaPlan?: {
+                                format?: string;
+                                items?: ({
+                                    type?: string;
+                                    description?: string;
+                                    altText?: string;
+                                    aspectRatio?: string;
+                                    overlayText?: string | null;
+                                } | null)[];
+                            };
+                        };
+                    } | {
+                        /** @constant */
+                        type: "retry";
+                        attempt: number;
+                    } | {
+                        /** @constant */
+                        type: "done";
+                        post: components["schemas"]["Post"];
+                    } | {
+                        /** @constant */
+                        type: "error";
+                        error: {
+                            /** @enum {string} */
+                            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "job_not_cancelable" | "post_not_approved" | "channel_reauth_required" | "publish_rule_violation" | "internal_error";
+                            message: string;
+                            retryable: boolean;
+                            requestId: string;
+                            docUrl: string;
+                            details?: unknown;
+                        };
+                    };
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over the operation's limit (JSON 256 KB unless stated otherwise; uploads 5 MB). Refused before it is read whole. */
+            413: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `brief_too_short`: The topic has fewer than 3 words or fewer than 15 characters after trimming. `brand_context_missing`: The brand has no tone or no voice set, so there is nothing to write in. `moderation_required`: The brief or the generated text is flagged by moderation. Nothing is saved; `details` names the categories or terms. */
+            422: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests from this token. `Retry-After` and `X-RateLimit-*` headers say when to retry. */
+            429: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
                     "X-RateLimit-Remaining"?: number;
@@ -2934,6 +3227,11 @@ export interface operations {
                      * @example vjb_7Hq2mXbV9kLr3NpQ
                      */
                     referenceVideoId?: string;
+                    /**
+                     * @description Default true. Burn captions into the video, each phrase while it is spoken (the built-in renderer). A WebVTT sidecar comes either way.
+                     * @example true
+                     */
+                    captions?: boolean;
                 } & (unknown | unknown);
             };
         };
@@ -2947,7 +3245,7 @@ export interface operations {
                     Location?: string;
                     /** @description Seconds to wait before polling or retrying. */
                     "Retry-After"?: number;
-                    /** @description Requests allowed per one-minute window for this token. */
+                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
                     "X-RateLimit-Remaining"?: number;
@@ -3034,7 +3332,7 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before polling or retrying. */
                     "Retry-After"?: number;
-                    /** @description Requests allowed per one-minute window for this token. */
+                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
                     "X-RateLimit-Remaining"?: number;
@@ -3216,6 +3514,17 @@ export interface operations {
             };
             /** @description `not_found`: Unknown id, or an id the caller may not see. */
             404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `job_not_cancelable`: The video job has already succeeded or failed; only a queued or running job can be canceled. `details`: `{ status }`. */
+            409: {
                 headers: {
                     /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
                     "X-Request-Id"?: string;

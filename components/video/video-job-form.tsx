@@ -88,6 +88,7 @@ export function VideoJobForm() {
   const [aspectRatio, setAspectRatio] = useState<VideoAspectRatio | null>(null);
   const [script, setScript] = useState("");
   const [brief, setBrief] = useState("");
+  const [captions, setCaptions] = useState(true);
 
   const brands = useQuery({ ...brandQueries.list(), select: (list) => list.items });
   const post = useQuery({ ...postQueries.detail(postId ?? ""), enabled: Boolean(postId) });
@@ -127,6 +128,7 @@ export function VideoJobForm() {
     ...(aspectRatio ? { aspectRatio } : {}),
     ...(post.data ? { postId: post.data.postId } : { script }),
     brief: brief.trim() || undefined,
+    captions,
   });
   function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -215,7 +217,7 @@ export function VideoJobForm() {
                     <span className="block font-medium">{option === "regular" ? "Regular" : "Avatar"}</span>
                     <span className="block text-slate-600">
                       {option === "regular"
-                        ? "Scene text on the brand's colours, with a voice-over."
+                        ? "The post's images in motion (or the brand's colours), captions, logo and music, with a voice-over."
                         : (avatarProblem ?? "The brand's avatar presents the script.")}
                     </span>
                   </span>
@@ -274,6 +276,23 @@ export function VideoJobForm() {
             onChange={(event) => setBrief(event.target.value)}
           />
         </Field>
+
+        <label className="flex items-start gap-2 text-sm">
+          <input
+            type="checkbox"
+            name="captions"
+            className="mt-1"
+            checked={captions}
+            onChange={(event) => setCaptions(event.target.checked)}
+          />
+          <span>
+            <span className="font-medium text-slate-700">Captions in the picture</span>
+            <span className="block text-slate-500">
+              Each phrase shows while it is spoken: most social video is watched muted. A captions file comes
+              with the video either way.
+            </span>
+          </span>
+        </label>
       </Card>
 
       {error?.code === "quota_exceeded" ? (

@@ -89,6 +89,7 @@ function sameRequest(job: VideoJob): GenerateVideoInput {
     ...(job.postId ? { postId: job.postId } : { script: job.script }),
     brief: job.brief ?? undefined,
     referenceVideoId: job.referenceVideoId ?? undefined,
+    captions: job.captions,
   };
 }
 
@@ -170,7 +171,21 @@ export function VideoJobView({ jobId }: { jobId: string }) {
         )}
         {job.status === "succeeded" && job.videoUrl && (
           <div className="space-y-4">
-            {/* biome-ignore lint/a11y/useMediaCaption: the script below is the transcript; the voice is synthetic. */}
+            {job.warnings.length > 0 && (
+              <div
+                role="status"
+                data-testid="video-warnings"
+                className="rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-900"
+              >
+                <p className="font-medium">The video was made, but not everything went in:</p>
+                <ul className="mt-1 list-disc space-y-1 pl-5">
+                  {job.warnings.map((warning) => (
+                    <li key={warning}>{warning}</li>
+                  ))}
+                </ul>
+              </div>
+            )}
+            {/* biome-ignore lint/a11y/useMediaCaption: the captions track is added when the renderer made one; the script below is the transcript. */}
             <video
               data-testid="video-player"
               controls
@@ -178,7 +193,13 @@ export function VideoJobView({ jobId }: { jobId: string }) {
               poster={job.thumbnailUrl ?? undefined}
               src={job.videoUrl}
               className={`${ASPECT_CLASS[job.aspectRatio]} ${PLAYER_SIZE[job.aspectRatio]} mx-auto rounded-lg bg-black`}
-            />
+            >
+              {job.captionsUrl && (
+                // Burned-in captions are already in the picture; the track is then for screen readers and
+                // players that list it, and shows by default only when the picture has none.
+                <track kind="captions" src={job.captionsUrl} label="Captions" default={!job.captions} />
+              )}
+            </video>
             <div className="flex flex-wrap items-center gap-3">
               {job.postId && <UseInPostButton postId={job.postId} videoUrl={job.videoUrl} />}
               <a
@@ -188,6 +209,15 @@ export function VideoJobView({ jobId }: { jobId: string }) {
               >
                 Download MP4
               </a>
+              {job.captionsUrl && (
+                <a
+                  href={job.captionsUrl}
+                  download="captions.vtt"
+                  className="rounded-lg border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-700 shadow-sm hover:bg-slate-100"
+                >
+                  Download captions (.vtt)
+                </a>
+              )}
               <Link href="/videos/new" className="text-sm font-medium text-brand-600 hover:underline">
                 Make another video
               </Link>

@@ -17,6 +17,17 @@ export function isWellEncoded(pathname: string) {
   }
 }
 
+/** A `.` or `..` segment, raw or percent-encoded (%2e, %2E, mixed). */
+export function hasDotSegment(pathname: string) {
+  return pathname.split("/").some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment));
+}
+
+/** A path with a dot segment: 400 in the envelope (Next would normalise it to another path). */
+export const dotSegmentPath = (requestId = newRequestId()) =>
+  errorResponse("invalid_request", "The path has a '.' or '..' segment.", requestId, undefined, {
+    details: [{ path: "path", message: "'.' and '..' segments (raw or percent-encoded) are not allowed." }],
+  });
+
 /** A path whose %-encoding does not decode: 400 in the envelope, wherever it points (/api or /media). */
 export const badPathEncoding = (requestId = newRequestId()) =>
   errorResponse("invalid_request", "The path is not valid percent-encoded UTF-8.", requestId, undefined);
@@ -29,7 +40,8 @@ const redirect = (location: string, requestId: string) =>
 
 /**
  * The one gate in front of every /api request, run by the HTTP server before Next (lib/server/http-guard.ts),
- * so the rules hold for every route at once and cost no Next middleware: a malformed path encoding is 400;
+ * so the rules hold for every route at once and cost no Next middleware: a malformed path encoding or a `.`/`..`
+ * segment (raw or percent-encoded) is 400;
  * repeated or trailing slashes are a 308 to the clean path; an unknown path is the 404 envelope; a method the
  * path does not serve (TRACE, PROPFIND, DELETE /api/brands, …) is 405 with `Allow`; OPTIONS is 204 with
  * `Allow`; and a declared Content-Length over the operation's limit is 413 before any of the body is read.
@@ -44,6 +56,7 @@ export function apiGate({ method: rawMethod, url, contentLength }: GateRequest, 
     errorResponse(code, message, requestId, undefined, { headers });
 
   if (!isWellEncoded(pathname)) return badPathEncoding(requestId);
+  if (hasDotSegment(pathname)) return dotSegmentPath(requestId);
   const clean = pathname.replace(/\/{2,}/g, "/").replace(/(.)\/$/, "$1");
   if (clean !== pathname) return redirect(`${clean}${search}`, requestId);
 

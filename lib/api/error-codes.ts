@@ -17,6 +17,11 @@ export const ERROR_CODES = {
   provider_unavailable: { status: 503, retryable: true },
   service_unavailable: { status: 503, retryable: true },
   payload_too_large: { status: 413, retryable: false },
+  forbidden: { status: 403, retryable: false },
+  job_not_cancelable: { status: 409, retryable: false },
+  post_not_approved: { status: 409, retryable: false },
+  channel_reauth_required: { status: 409, retryable: false },
+  publish_rule_violation: { status: 422, retryable: false },
   internal_error: { status: 500, retryable: true },
 } as const satisfies Record<string, { status: number; retryable: boolean }>;
 

@@ -20,6 +20,12 @@ export function errorResponse(
   options: { details?: unknown; retryable?: boolean; headers?: Record<string, string> } = {},
 ) {
   const { status, retryable } = ERROR_CODES[code];
+  // invalid_request always names what was wrong as [{ path, message }] (DESIGN §4), even where the
+  // thrower gave no fields: a typed client reads one shape.
+  const details =
+    code === "invalid_request" && !Array.isArray(options.details)
+      ? [{ path: "(request)", message }]
+      : options.details;
   const body = {
     error: {
       code,
@@ -27,7 +33,7 @@ export function errorResponse(
       retryable: options.retryable ?? retryable,
       requestId,
       docUrl: docId ? `/api-docs/${docId}#errors` : "/api-docs",
-      ...(options.details === undefined ? {} : { details: options.details }),
+      ...(details === undefined ? {} : { details }),
     },
   };
   const headers = new Headers(options.headers);

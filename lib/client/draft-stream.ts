@@ -1,12 +1,12 @@
 "use client";
 
 import { ApiClientError, authorizedFetch, toError } from "@/lib/client/api-client";
-import { generatePost } from "@/lib/client/operations";
+import { generatePostStream } from "@/lib/client/operations";
 import { POST_STREAM_CONTENT_TYPE } from "@/lib/contracts/post-rules";
 import type { GeneratePostInput, PartialDraft, PostView } from "@/lib/contracts/posts";
 
 /**
- * Generate post, streamed (Accept: application/x-ndjson): calls onPartial with the draft as it grows and
+ * Generate post, streamed (POST /api/content/create/stream, application/x-ndjson): calls onPartial with the draft as it grows and
  * resolves with the saved post. Aborting the signal stops the stream; the server then saves nothing.
  */
 export async function streamDraft(
@@ -20,8 +20,8 @@ export async function streamDraft(
   // The event schema (zod) loads while the request is on its way, not with the page.
   const contract = import("@/lib/contracts/posts");
   contract.catch(() => {});
-  const response = await authorizedFetch(generatePost.path, {
-    method: generatePost.method,
+  const response = await authorizedFetch(generatePostStream.path, {
+    method: generatePostStream.method,
     headers: { "content-type": "application/json", accept: POST_STREAM_CONTENT_TYPE },
     body: JSON.stringify(body),
     signal,

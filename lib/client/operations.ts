@@ -31,6 +31,7 @@ export const updateBrand = typed<typeof brands.updateBrand>(ROUTES.updateBrand);
 export const brandContext = typed<typeof brands.brandContext>(ROUTES.brandContext);
 export const uploadAvatar = typed<typeof brands.uploadAvatar>(ROUTES.uploadAvatar);
 export const generatePost = typed<typeof posts.generatePost>(ROUTES.generatePost);
+export const generatePostStream = typed<typeof posts.generatePostStream>(ROUTES.generatePostStream);
 export const getPost = typed<typeof posts.getPost>(ROUTES.getPost);
 export const updatePost = typed<typeof posts.updatePost>(ROUTES.updatePost);
 export const listPosts = typed<typeof posts.listPosts>(ROUTES.listPosts);

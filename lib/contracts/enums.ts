@@ -7,8 +7,16 @@
 export const AVATAR_STATUSES = ["none", "training", "ready", "failed"] as const;
 export type AvatarStatus = (typeof AVATAR_STATUSES)[number];
 
-export const BRAND_ROLES = ["owner", "editor"] as const;
+/** Weakest first: a role may do everything the roles before it may (lib/contracts/permissions.ts). */
+export const BRAND_ROLES = ["viewer", "editor", "owner"] as const;
 export type BrandRole = (typeof BRAND_ROLES)[number];
 
 export const VIDEO_JOB_STATUSES = ["queued", "running", "succeeded", "failed", "canceled"] as const;
 export type VideoJobStatus = (typeof VIDEO_JOB_STATUSES)[number];
+
+/**
+ * DESIGN §10: draft → (in_review → approved, when the brand requires approval) → scheduled → published.
+ * Editing an approved or scheduled post sends it back to draft (or in_review).
+ */
+export const POST_STATUSES = ["draft", "in_review", "approved", "scheduled", "published"] as const;
+export type PostStatus = (typeof POST_STATUSES)[number];

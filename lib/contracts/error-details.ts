@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ErrorCode } from "@/lib/api/error-codes";
+import { BRAND_ROLES } from "./enums";
 
 /**
  * The `details` each error code carries (DESIGN §4), as the services send it. A code that is not listed
@@ -39,9 +40,16 @@ export const ERROR_DETAILS: Partial<Record<ErrorCode, z.ZodType>> = {
       "`missing` when the brand lacks a name or tone; `avatarStatus` when avatar mode has no avatar.",
     ),
   avatar_training: z.object({ retryAfterSeconds: z.int().describe("The same value as `Retry-After`.") }),
+  job_not_cancelable: z.object({
+    status: z.enum(["succeeded", "failed"]).describe("The job's status, which cannot change any more."),
+  }),
   quota_exceeded: z.object({
     limit: z.int(),
     used: z.int(),
     resetsAt: z.iso.datetime({ offset: true }).describe("When the quota starts over (UTC month)."),
+  }),
+  forbidden: z.object({
+    role: z.enum(BRAND_ROLES).describe("The caller's role on the brand."),
+    required: z.enum(BRAND_ROLES).describe("The weakest role that may do this."),
   }),
 };

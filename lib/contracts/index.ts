@@ -2,7 +2,7 @@ import { brandContext, createBrand, getBrand, listBrands, updateBrand, uploadAva
 import { backendConnectCheck } from "./health";
 import { createApiKey, listApiKeys, revokeApiKey } from "./keys";
 import type { Operation } from "./operation";
-import { generatePost, getPost, listPosts, updatePost } from "./posts";
+import { generatePost, generatePostStream, getPost, listPosts, updatePost } from "./posts";
 import { signUp } from "./users";
 import { cancelVideoJob, generateVideo, getVideoJobStatus, listVideoJobs } from "./video";
 import {
@@ -27,6 +27,7 @@ export const operations: Operation[] = [
   brandContext,
   uploadAvatar,
   generatePost,
+  generatePostStream,
   getPost,
   updatePost,
   listPosts,

@@ -9,6 +9,7 @@ import {
   STORABLE_TEXT_MESSAGE,
   userText,
 } from "./common";
+import { POST_STATUSES } from "./enums";
 import { defineOperation } from "./operation";
 import {
   ASPECT_RATIOS,
@@ -180,7 +181,7 @@ export const post = z
     caption,
     mediaPlan,
     hashtags: hashtagList,
-    status: z.literal("draft"),
+    status: z.enum(POST_STATUSES).describe("DESIGN §10: a new post is always `draft`."),
     videoUrl: z.string().nullable(),
     generation: z.object({
       provider: z.string().describe("local, openai or openai-compatible."),
@@ -200,8 +201,8 @@ export type PostView = z.infer<typeof post>;
 export const postPage = cursorPage(post);
 
 /**
- * Generate post, streamed: the same operation asked with `Accept: application/x-ndjson` answers 200 with one
- * JSON event a line while the model writes (DESIGN §7 streamObject). Partial drafts grow field by field
+ * Generate post, streamed: its own operation (POST /api/content/create/stream, so the JSON operation's 201 is
+ * exactly a Post for a generated client) that answers 200 `application/x-ndjson`, one JSON event a line while the model writes (DESIGN §7 streamObject). Partial drafts grow field by field
  * (caption, then hashtags, then the media plan); `retry` means the draft starts over; the last line is `done`
  * with the saved post (exactly the 201 body of the JSON answer) or `error` with the error envelope's error.
  */
@@ -251,14 +252,43 @@ export const generatePost = defineOperation({
   responses: {
     201: { description: "The draft was generated and saved.", schema: post, headers: ["Location"] },
   },
+  errors: [
+    "invalid_request",
+    "unauthorized",
+    "not_found",
+    "brief_too_short",
+    "brand_context_missing",
+    "moderation_required",
+    "generation_failed",
+    "rate_limited",
+    "idempotency_conflict",
+    "payload_too_large",
+    "service_unavailable",
+    "internal_error",
+  ],
+});
+
+export const generatePostStream = defineOperation({
+  ...ROUTES.generatePostStream,
+  title: "Generate post (streamed)",
+  auth: "bearer",
+  summary:
+    "Generate post, streamed: the draft arrives as NDJSON events while the model writes it, then the saved post.",
+  body: generatePostBody,
+  responses: {
+    200: {
+      description: "One JSON event a line (application/x-ndjson), ending with `done` or `error`.",
+      schema: postStreamEvent,
+    },
+  },
   stream: {
     contentType: POST_STREAM_CONTENT_TYPE,
     description:
-      "Sent with `Accept: application/x-ndjson`: the draft streamed as one JSON event a line while it is written " +
+      "The draft streamed as one JSON event a line while it is written " +
       "(`partial` drafts that grow caption, then hashtags, then mediaPlan; `retry` when it starts over), ending " +
       "with `done` and the saved post (the 201 body) or `error` and the error envelope's error. Brief, brand and " +
       "auth errors are answered before streaming, as JSON. Closing the connection cancels it and saves nothing. " +
-      "Idempotency-Key is refused with a stream.",
+      "Idempotency-Key is refused here (it belongs to the JSON operation).",
     event: postStreamEvent,
   },
   errors: [
@@ -270,7 +300,6 @@ export const generatePost = defineOperation({
     "moderation_required",
     "generation_failed",
     "rate_limited",
-    "idempotency_conflict",
     "payload_too_large",
     "service_unavailable",
     "internal_error",

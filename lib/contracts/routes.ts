@@ -22,6 +22,11 @@ export const ROUTES = {
   brandContext: route({ id: "brand-context", method: "GET", path: "/api/brands/{brandId}/context" }),
   uploadAvatar: route({ id: "upload-avatar", method: "POST", path: "/api/brands/{brandId}/avatar" }),
   generatePost: route({ id: "generate-post", method: "POST", path: "/api/content/create" }),
+  generatePostStream: route({
+    id: "generate-post-stream",
+    method: "POST",
+    path: "/api/content/create/stream",
+  }),
   getPost: route({ id: "get-post", method: "GET", path: "/api/posts/{postId}" }),
   updatePost: route({ id: "update-post", method: "PATCH", path: "/api/posts/{postId}" }),
   listPosts: route({ id: "list-posts", method: "GET", path: "/api/posts" }),

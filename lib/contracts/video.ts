@@ -58,6 +58,11 @@ export const generateVideoBody = z
     referenceVideoId: optional(idOf("vjb")).describe(
       "An earlier succeeded job of the same brand whose style (its brief) is reused.",
     ),
+    captions: optional(z.boolean())
+      .describe(
+        "Default true. Burn captions into the video, each phrase while it is spoken (the built-in renderer). A WebVTT sidecar comes either way.",
+      )
+      .meta({ example: true }),
   })
   .superRefine((body, ctx) => {
     if ((body.postId === undefined) === (body.script === undefined)) {
@@ -119,6 +124,23 @@ export const videoJob = z
           "/media/videos/vjb_7Hq2mXbV9kLr3NpQ/poster.jpg?exp=1747820412&sig=Qm3nB5vC7xZ9lK1jH3gF5dS7aP9oI1uY3tR5eW7qE2r",
       }),
     durationSeconds: z.number().int().nonnegative().nullable(),
+    captions: z.boolean().describe("Whether captions are burned into the video."),
+    captionsUrl: z
+      .string()
+      .nullable()
+      .describe(
+        "Set with videoUrl when the renderer made captions: a signed, expiring URL of a WebVTT (.vtt) file of the spoken phrases and their times, for a <track> element or an upload.",
+      )
+      .meta({
+        example:
+          "/media/videos/vjb_7Hq2mXbV9kLr3NpQ/captions.vtt?exp=1747820412&sig=Vb8nM2kL4jH6gF8dS0aP2oI4uY6tR8eW0qZ2xC4vB6n",
+      }),
+    warnings: z
+      .array(z.string())
+      .describe(
+        "What the video lacks though the job succeeded, in words for the user: no voice (no speech engine could speak, and why), an image that could not be read. Empty when nothing is missing.",
+      )
+      .meta({ example: [] }),
     error: videoJobError.nullable().describe("Set only when the job has failed."),
     createdAt: isoDateTime,
     startedAt: isoDateTime.nullable(),
@@ -214,5 +236,12 @@ export const cancelVideoJob = defineOperation({
   responses: {
     200: { description: "The job, now canceled (also when it already was).", schema: videoJob },
   },
-  errors: ["invalid_request", "unauthorized", "not_found", "service_unavailable", "internal_error"],
+  errors: [
+    "invalid_request",
+    "unauthorized",
+    "not_found",
+    "job_not_cancelable",
+    "service_unavailable",
+    "internal_error",
+  ],
 });

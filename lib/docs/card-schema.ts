@@ -9,9 +9,12 @@ import { CARD_METHODS, CARD_OWNERS, CARD_STATUSES, TODO } from "./card-enums";
 
 export { CARD_METHODS, CARD_OWNERS, CARD_STATUSES, TODO };
 
-/** `field: type — description`; a `?` after the name marks an optional field. */
+/**
+ * `field: type — description`; a `?` after the name marks an optional field. A request header is listed the
+ * same way with a type that ends in `(header)`: `If-None-Match?: string (header) — …`.
+ */
 export const FIELD_LINE =
-  /^(?<name>[A-Za-z_][A-Za-z0-9_]*)(?<optional>\?)?: (?<type>.+?) — (?<description>.+)$/;
+  /^(?<name>[A-Za-z_][A-Za-z0-9_-]*)(?<optional>\?)?: (?<type>.+?) — (?<description>.+)$/;
 /** `code — condition, retryable true|false` */
 export const ERROR_LINE = /^(?<code>[a-z_]+) — (?<condition>.+), retryable (?<retryable>true|false)$/;
 

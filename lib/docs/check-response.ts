@@ -91,7 +91,25 @@ export function checkResponse(operation: Operation, status: number, body: unknow
   const declared = operation.responses[status];
   let against: string;
   let differences: Difference[];
-  if (declared) {
+  if (declared && operation.stream && typeof body === "string") {
+    // A streamed answer (NDJSON): every line is one event of the stream's schema.
+    against = `each line of the ${status} ${operation.stream.contentType} stream`;
+    differences = body
+      .split("\n")
+      .filter((line) => line.trim())
+      .flatMap((line, index) => {
+        let event: unknown;
+        try {
+          event = JSON.parse(line);
+        } catch {
+          return [{ path: `(line ${index + 1})`, message: "Not JSON." }];
+        }
+        return compare(operation.stream!.event, event).map((difference) => ({
+          ...difference,
+          path: `(line ${index + 1}).${difference.path}`,
+        }));
+      });
+  } else if (declared) {
     against = `the ${status} response schema`;
     differences = declared.schema
       ? compare(declared.schema, body)

@@ -26,6 +26,15 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     "The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again.",
   payload_too_large:
     "The body is over the operation's limit (JSON 256 KB unless stated otherwise; uploads 5 MB). Refused before it is read whole.",
+  forbidden:
+    "The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`.",
+  job_not_cancelable:
+    "The video job has already succeeded or failed; only a queued or running job can be canceled. `details`: `{ status }`.",
+  post_not_approved: "The brand requires approval, and the post has not been approved.",
+  channel_reauth_required:
+    "The channel connection's token was refused by the platform; an owner must reconnect it.",
+  publish_rule_violation:
+    "The post breaks the channel's rules (length, media count, media required). `details` names the rule.",
   internal_error: "Anything unexpected. The message is generic; the log line carries the requestId.",
 };
 

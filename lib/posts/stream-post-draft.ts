@@ -4,7 +4,7 @@ import type { Principal } from "@/lib/auth/authenticate";
 import { getBrandForPrincipal } from "@/lib/brands/get-brand";
 import {
   type GeneratePostInput,
-  generatePost,
+  generatePostStream,
   POST_STREAM_CONTENT_TYPE,
   type PostStreamEvent,
 } from "@/lib/contracts/posts";
@@ -12,19 +12,15 @@ import { log } from "@/lib/log";
 import { checkBrief, savePostDraft, writePostDraft } from "./generate-post-draft";
 import { DraftCanceledError } from "./write-draft";
 
-/** Whether a Generate post request asks for the streamed answer. */
-export const wantsDraftStream = (req: Request) =>
-  (req.headers.get("accept") ?? "").toLowerCase().includes(POST_STREAM_CONTENT_TYPE);
-
 async function errorEvent(error: unknown, requestId: string): Promise<PostStreamEvent> {
   const response =
     error instanceof ApiError
-      ? errorResponse(error.code, error.message, requestId, generatePost.id, error)
+      ? errorResponse(error.code, error.message, requestId, generatePostStream.id, error)
       : errorResponse(
           "internal_error",
           "Something went wrong on our side. Try again.",
           requestId,
-          generatePost.id,
+          generatePostStream.id,
         );
   const body = (await response.json()) as { error: Extract<PostStreamEvent, { type: "error" }>["error"] };
   return { type: "error", error: body.error };

@@ -12,7 +12,7 @@ import { VIDEO_RENDER_QUEUE } from "./video-queue";
 
 function alreadyFinished(job: VideoJob) {
   return new ApiError(
-    "invalid_request",
+    "job_not_cancelable",
     `This video job has already ${job.status}; only a queued or running job can be canceled.`,
     { details: { status: job.status } },
   );

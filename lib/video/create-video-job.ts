@@ -159,6 +159,7 @@ export async function createVideoJob({
       script,
       brief,
       referenceVideoId: input.referenceVideoId ?? null,
+      captions: input.captions ?? true,
       status: "queued",
       estimatedSeconds,
       quotaMonth: quotaMonth(now),

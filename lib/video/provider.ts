@@ -1,5 +1,6 @@
 import type { ErrorCode } from "@/lib/api/error-codes";
 import type { VideoAspectRatio, VideoMode } from "@/lib/contracts/video";
+import type { SceneImageSource } from "./local/scene-images";
 
 export type RenderRequest = {
   jobId: string;
@@ -18,7 +19,16 @@ export type RenderRequest = {
     secondaryColor: string;
     /** Media key of the trained avatar: a 512×512 transparent PNG. Required in avatar mode. */
     avatarFramesKey: string | null;
+    /** The brand kit (local renderer): font id, logo and music media keys, TTS voice (null: TTS_VOICE). */
+    font?: string;
+    logoKey?: string | null;
+    musicKey?: string | null;
+    ttsVoice?: string | null;
   };
+  /** Burned-in captions (default true). */
+  captions?: boolean;
+  /** What the post gives the scenes: its images (media plan first, then assets) and call to action. */
+  visuals?: { images: SceneImageSource[]; callToAction: string | null };
 };
 
 /** Providers store each job's files under this media folder, so they can be removed together. */
@@ -29,6 +39,10 @@ export type RenderResult = {
   videoKey: string;
   posterKey: string;
   durationSeconds: number;
+  /** The captions sidecar (.vtt), when the render made one. */
+  captionsKey?: string | null;
+  /** What the video lacks but succeeded without (no voice, a skipped image), for the user. */
+  warnings?: string[];
 };
 
 /**

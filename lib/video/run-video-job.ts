@@ -4,6 +4,7 @@ import { emitVideoEvent } from "@/lib/webhooks/emit-video-event";
 import { UnrenderableError } from "./provider";
 import { getHostedProvider, getVideoProvider } from "./providers";
 import { whileRendering } from "./render-cancel";
+import { visualsFromPost } from "./render-visuals";
 import { cancelAtProvider, ProviderJobFailed, runHostedJob } from "./run-hosted-job";
 import {
   claimVideoJob,
@@ -85,7 +86,7 @@ export async function runVideoRenderJob(job: Job<VideoRenderJobData>) {
     log.info("video_job_skipped", { jobId: videoJobId, attempt, reason: "not queued or running" });
     return;
   }
-  const { job: row, brand } = claimed;
+  const { job: row, brand, post } = claimed;
   log.info("video_job_started", { jobId: videoJobId, attempt, pid: process.pid });
 
   const stop = new AbortController();
@@ -128,7 +129,13 @@ export async function runVideoRenderJob(job: Job<VideoRenderJobData>) {
               primaryColor: brand.primaryColor,
               secondaryColor: brand.secondaryColor,
               avatarFramesKey: brand.avatarFramesKey,
+              font: brand.font,
+              logoKey: brand.logoKey,
+              musicKey: brand.musicKey,
+              ttsVoice: brand.ttsVoice,
             },
+            captions: row.captions,
+            visuals: visualsFromPost(post),
           },
           { signal: stop.signal, onProgress: progress.report },
         );

@@ -1,6 +1,6 @@
 import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { brands, videoJobs } from "@/db/schema";
+import { brands, posts, videoJobs } from "@/db/schema";
 import type { ErrorCode } from "@/lib/api/error-codes";
 import { getMediaStorage } from "@/lib/media/storage";
 import { type RenderResult, videoMediaPrefix } from "./provider";
@@ -32,7 +32,10 @@ export async function claimVideoJob({ videoJobId, attempt }: { videoJobId: strin
     .returning();
   if (!job) return null;
   const [brand] = await db.select().from(brands).where(eq(brands.id, job.brandId));
-  return brand ? { job, brand } : null;
+  if (!brand) return null;
+  // The source post gives the scenes their images and the end card its call to action.
+  const [post] = job.postId ? await db.select().from(posts).where(eq(posts.id, job.postId)) : [];
+  return { job, brand, post: post ?? null };
 }
 
 /**
@@ -87,6 +90,8 @@ export async function completeVideoJob({
       videoUrl: result.videoKey,
       thumbnailUrl: result.posterKey,
       durationSeconds: Math.round(result.durationSeconds),
+      captionsKey: result.captionsKey ?? null,
+      warnings: result.warnings ?? [],
       finishedAt: now,
       updatedAt: now,
     })

@@ -20,6 +20,9 @@ export type VideoJobViewRow = Pick<
   | "videoUrl"
   | "thumbnailUrl"
   | "durationSeconds"
+  | "captions"
+  | "captionsKey"
+  | "warnings"
   | "errorCode"
   | "errorMessage"
   | "errorRetryable"
@@ -51,6 +54,9 @@ export async function toVideoJobView(job: VideoJobViewRow): Promise<VideoJobView
     videoUrl: succeeded ? await signedMediaUrl(storedMediaKey(job.videoUrl)) : null,
     thumbnailUrl: succeeded ? await signedMediaUrl(storedMediaKey(job.thumbnailUrl)) : null,
     durationSeconds: job.status === "succeeded" ? job.durationSeconds : null,
+    captions: job.captions,
+    captionsUrl: succeeded ? await signedMediaUrl(storedMediaKey(job.captionsKey)) : null,
+    warnings: succeeded ? job.warnings : [],
     error:
       job.status === "failed"
         ? {

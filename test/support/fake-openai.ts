@@ -45,8 +45,37 @@ function briefFrom(messages: ChatMessage[] = []): FakeBrief {
 }
 
 /**
+ * Real audio for /v1/audio/speech: a 24 kHz mono 16-bit WAV (OpenAI's wav format), a 220 Hz tone
+ * 0.3 s per word with a short fade, so a renderer times its captions from it like from a voice.
+ */
+export function speechWav(text: string) {
+  const rate = 24_000;
+  const words = text.split(/\s+/).filter(Boolean).length;
+  const samples = Math.round(rate * 0.3 * Math.max(1, words));
+  const data = Buffer.alloc(samples * 2);
+  for (let i = 0; i < samples; i++) {
+    const fade = Math.min(1, i / 600, (samples - i) / 600);
+    data.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 220 * i) / rate) * 12_000 * fade), i * 2);
+  }
+  const header = Buffer.alloc(44);
+  header.write("RIFF", 0, "ascii");
+  header.writeUInt32LE(36 + data.length, 4);
+  header.write("WAVEfmt ", 8, "ascii");
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(rate, 24);
+  header.writeUInt32LE(rate * 2, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write("data", 36, "ascii");
+  header.writeUInt32LE(data.length, 40);
+  return Buffer.concat([header, data]);
+}
+
+/**
  * A local HTTP server that speaks the parts of the OpenAI API the app uses: Chat Completions (JSON output)
- * and /moderations. Tests switch its behaviour between calls and read what it was sent.
+ * /moderations and /audio/speech. Tests switch its behaviour between calls and read what it was sent.
  */
 export async function startFakeOpenAI() {
   const requests: RecordedRequest[] = [];
@@ -99,6 +128,13 @@ export async function startFakeOpenAI() {
         });
       }
 
+      if (path.endsWith("/audio/speech")) {
+        if (typeof body?.input !== "string" || !body.input)
+          return json(400, { error: { message: "No input." } });
+        res.writeHead(200, { "content-type": "audio/wav" });
+        return res.end(speechWav(body.input));
+      }
+
       if (!path.endsWith("/chat/completions")) return json(404, { error: { message: `No route ${path}` } });
       const behaviour = state.chat;
       if (behaviour.kind === "hang") {
@@ -133,6 +169,7 @@ export async function startFakeOpenAI() {
     state,
     requests,
     chatRequests: () => requests.filter((request) => request.path.endsWith("/chat/completions")),
+    speechRequests: () => requests.filter((request) => request.path.endsWith("/audio/speech")),
     moderationRequests: () => requests.filter((request) => request.path.endsWith("/moderations")),
     reset() {
       requests.length = 0;

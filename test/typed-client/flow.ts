@@ -6,6 +6,7 @@ import type { components, paths } from "../../types/api";
 
 type VideoJob = components["schemas"]["VideoJob"];
 type ApiError = components["schemas"]["Error"];
+type Post = components["schemas"]["Post"];
 
 export type FlowLog = { step: string; status: number }[];
 
@@ -69,11 +70,11 @@ export async function runFlow(
   });
   note("post", post.response);
   if (!post.data) return fail("post", post.response.status, post.error);
-  // Without `Accept: application/x-ndjson` the answer is the saved post (201), not the streamed draft (200).
-  if (!("postId" in post.data)) return fail("post", post.response.status, post.data);
+  // The JSON operation's 201 is exactly a Post (the stream is its own operation): no narrowing, no cast.
+  const saved: Post = post.data;
 
   const video = await client.POST("/api/video/jobs", {
-    body: { brandId, postId: post.data.postId, mode: "regular" },
+    body: { brandId, postId: saved.postId, mode: "regular" },
   });
   note("video", video.response);
   if (!video.data) return fail("video", video.response.status, video.error);
@@ -112,6 +113,13 @@ export async function runFlow(
   if (finalStatus === 304) notModified += 1;
   else if (again.data) job = again.data;
 
+  // A finished job cannot be canceled: 409 job_not_cancelable, its details typed from the code.
+  const cancel = await client.DELETE("/api/video/jobs/{jobId}", { params: { path: { jobId } } });
+  note("cancel", cancel.response);
+  const cancelError = cancel.error?.error;
+  const notCancelable =
+    cancelError?.code === "job_not_cancelable" ? { status: cancelError.details?.status } : undefined;
+
   const list = await client.GET("/api/video/jobs", { params: { query: { brandId } } });
   note("list", list.response);
   if (!list.data) return fail("list", list.response.status, list.error);
@@ -122,6 +130,8 @@ export async function runFlow(
     notModified,
     finalStatus,
     listed: list.data.items.map((item) => item.jobId),
+    cancel: { status: cancel.response.status, body: cancel.error, notCancelable },
+    post: saved,
     jobId,
   };
 }

@@ -11,11 +11,11 @@ export const POST = withApi(
   async (req) => {
     if (!config.allowSignup) throw new ApiError("not_found", "Sign-up is turned off on this server.");
     const input = await readJson(req, signUpBody);
-    await enforceRateLimit({ bucket: "signup", subject: clientIp(req.headers) });
+    const limitHeaders = await enforceRateLimit({ bucket: "signup", subject: clientIp(req.headers) });
     const user = await createUser(input);
     return Response.json(
       { userId: user.id, email: user.email, name: user.name },
-      { status: 201, headers: { Location: `/api/users/${user.id}` } },
+      { status: 201, headers: { Location: `/api/users/${user.id}`, ...limitHeaders } },
     );
   },
   { docId: signUp.id },

@@ -52,3 +52,39 @@ export function encodeSettings({ seconds, threads }: { seconds?: number; threads
     "+faststart",
   ];
 }
+
+/**
+ * What both local renders write from one ffmpeg: the graph's `[video]` with `audio` into the MP4, its
+ * `[poster]` into a JPEG, and `-progress` lines on stdout, which `onRenderProgress` turns into percent.
+ */
+export function videoAndPosterOutputs(options: { audio: string; videoFile: string; posterFile: string }) {
+  return [
+    "-map",
+    "[video]",
+    "-map",
+    options.audio,
+    // The graph's video and the voice both end where the last scene does: no cut needed.
+    ...encodeSettings({ threads: renderThreads() }),
+    "-progress",
+    "pipe:1",
+    "-nostats",
+    options.videoFile,
+    "-map",
+    "[poster]",
+    "-frames:v",
+    "1",
+    "-q:v",
+    "3",
+    "-update",
+    "1",
+    options.posterFile,
+  ];
+}
+
+/** Reports ffmpeg's `-progress` (out_time_us=…, microseconds of video written) as 10–95 % of a render. */
+export function onRenderProgress(total: number, onProgress: (percent: number) => void) {
+  return (line: string) => {
+    const match = line.match(/^out_time_(?:us|ms)=(\d+)$/);
+    if (match && total > 0) onProgress(10 + Math.min(1, Number(match[1]) / 1_000_000 / total) * 85);
+  };
+}

@@ -44,8 +44,9 @@ export async function findFfmpeg(): Promise<string | null> {
 }
 
 /** espeak-ng gives the video a voice when it is installed; without it the audio track is silent. */
-export function findEspeak(): string | null {
-  return findOnPath("espeak-ng");
+export function findEspeak(): EspeakProgram | null {
+  const command = findOnPath("espeak-ng");
+  return command ? { command, prefix: [] } : null;
 }
 
 const SYSTEM_FONTS = "/usr/share/fonts/truetype/dejavu";
@@ -59,4 +60,16 @@ export function dejaVuFont(weight: "regular" | "bold"): string {
   const file = weight === "bold" ? "DejaVuSans-Bold.ttf" : "DejaVuSans.ttf";
   const system = path.join(SYSTEM_FONTS, file);
   return fs.existsSync(system) ? system : path.join(PACKAGED_FONTS, file);
+}
+
+/** An espeak-ng program: the command and what goes before espeak-ng's own arguments. */
+export type EspeakProgram = { command: string; prefix: string[] };
+
+/** eSpeak NG as WebAssembly (the espeak-ng npm package), run by this Node as a program of its own. */
+export function findEspeakWasm(): EspeakProgram | null {
+  const script = path.join(process.cwd(), "scripts", "espeak-wasm.mjs");
+  const wasm = path.join(process.cwd(), "node_modules", "espeak-ng", "dist", "espeak-ng.wasm");
+  return fs.existsSync(script) && fs.existsSync(wasm)
+    ? { command: process.execPath, prefix: [script] }
+    : null;
 }

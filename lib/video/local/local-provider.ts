@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
+import { log } from "@/lib/log";
 import { getMediaStorage } from "@/lib/media/storage";
 import {
   type ProviderHealth,
@@ -11,13 +12,18 @@ import {
   type VideoProvider,
   videoMediaPrefix,
 } from "../provider";
-import { encodeSettings, FPS, renderThreads } from "./encode-settings";
-import { findEspeak, findFfmpeg } from "./find-binary";
+import { renderBranded } from "./branded-render";
+import { FPS, onRenderProgress, renderThreads, videoAndPosterOutputs } from "./encode-settings";
+import { type EspeakProgram, findEspeak, findFfmpeg } from "./find-binary";
 import { fitSceneText, frameLayout } from "./frame-layout";
+import { mapLimited } from "./map-limited";
+import { type Pace, paceFromBrief, readingSeconds } from "./pace";
 import { runProcess } from "./run-process";
 import { planStills, stillInputs } from "./scene-stills";
 import { splitIntoScenes } from "./scenes";
 import { buildAudioTrack, type Pcm, pcmSeconds, speak } from "./speech";
+
+export { paceFromBrief };
 
 // Every ffmpeg call: no stdin, errors only, overwrite the (temporary) output.
 const QUIET_OVERWRITE = ["-nostdin", "-hide_banner", "-v", "error", "-y"];
@@ -28,23 +34,6 @@ const QUIET_OVERWRITE = ["-nostdin", "-hide_banner", "-v", "error", "-y"];
  */
 const RENDER_SECONDS_PER_VIDEO_SECOND = 0.3;
 const RENDER_OVERHEAD_SECONDS = 2;
-
-type Pace = { wordsPerMinute: number; pauseSeconds: number; minSceneSeconds: number };
-
-/** The local renderer reads the pace from the brief; a hosted provider would pass the brief on. */
-export function paceFromBrief(brief: string | null): Pace {
-  if (brief && /\b(short|quick|fast|snappy|punchy|energetic)\b/i.test(brief)) {
-    return { wordsPerMinute: 200, pauseSeconds: 0.3, minSceneSeconds: 2 };
-  }
-  if (brief && /\b(slow|calm|relaxed|gentle|soothing)\b/i.test(brief)) {
-    return { wordsPerMinute: 150, pauseSeconds: 1, minSceneSeconds: 3 };
-  }
-  return { wordsPerMinute: 175, pauseSeconds: 0.6, minSceneSeconds: 2.5 };
-}
-
-const wordCount = (text: string) => text.split(/\s+/).filter(Boolean).length;
-const readingSeconds = (text: string, pace: Pace) =>
-  Math.max(pace.minSceneSeconds, (wordCount(text) * 60) / pace.wordsPerMinute + pace.pauseSeconds);
 
 export type Scene = { text: string; lines: string[]; start: number; seconds: number; speech: Pcm | null };
 
@@ -57,12 +46,6 @@ function textColorOn(background: string) {
   const [r, g, b] = [1, 3, 5].map((i) => Number.parseInt(background.slice(i, i + 2), 16) / 255);
   const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
   return luminance > 0.55 ? "0x111111" : "0xFFFFFF";
-}
-
-/** ffmpeg's `-progress` output: `out_time_us=…` lines, in microseconds of video written. */
-function progressSeconds(line: string): number | null {
-  const match = line.match(/^out_time_(?:us|ms)=(\d+)$/);
-  return match ? Number(match[1]) / 1_000_000 : null;
 }
 
 let healthCache: { at: number; health: ProviderHealth } | undefined;
@@ -85,20 +68,6 @@ async function checkHealth(): Promise<ProviderHealth> {
   return health;
 }
 
-/** Runs `work` over `items` with at most `limit` at a time, keeping the results in order. */
-async function mapLimited<T, R>(items: T[], limit: number, work: (item: T, index: number) => Promise<R>) {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index], index);
-    }
-  });
-  await Promise.all(lanes);
-  return results;
-}
-
 /**
  * Scenes with their timing: spoken length when espeak-ng is there, reading time otherwise. The scenes
  * are spoken in parallel (one espeak-ng per core), each into its own file.
@@ -109,7 +78,7 @@ async function planScenes(options: {
   lines: string[][];
   dir: string;
   pace: Pace;
-  espeak: string | null;
+  espeak: EspeakProgram | null;
   signal: AbortSignal;
   onProgress: (percent: number) => void;
 }): Promise<{ scenes: Scene[]; total: number }> {
@@ -167,7 +136,7 @@ async function fetchAvatar(key: string | null, dir: string) {
 async function render(
   request: RenderRequest,
   { signal, onProgress }: { signal: AbortSignal; onProgress: (percent: number) => void },
-): Promise<RenderResult & { scenes: Scene[] }> {
+): Promise<RenderResult & { scenes: Scene[] } & Partial<Awaited<ReturnType<typeof renderBranded>>>> {
   const ffmpeg = await findFfmpeg();
   if (!ffmpeg) throw new Error("ffmpeg is not installed.");
   const storage = getMediaStorage();
@@ -176,6 +145,9 @@ async function render(
     path.join(os.tmpdir(), `brand-studio-${request.jobId}-a${request.attempt}-`),
   );
   try {
+    // Regular videos get the branded render (images, captions, logo, music); avatar videos keep the
+    // text-and-avatar stills below.
+    if (request.mode !== "avatar") return await renderBranded(request, dir, ffmpeg, { signal, onProgress });
     const pace = paceFromBrief(request.brief);
     const texts = splitIntoScenes(request.script);
     if (texts.length === 0)
@@ -245,33 +217,16 @@ async function render(
         ...(espeak ? ["-i", voiceFile] : []),
         "-filter_complex_script",
         "pipe:3",
-        "-map",
-        "[video]",
-        "-map",
-        espeak ? `${inputs.filter((arg) => arg === "-i").length}:a` : "[audio]",
-        // The graph's video and the voice both end where the scenes do: no cut needed.
-        ...encodeSettings({ threads: renderThreads() }),
-        "-progress",
-        "pipe:1",
-        "-nostats",
-        videoFile,
-        "-map",
-        "[poster]",
-        "-frames:v",
-        "1",
-        "-q:v",
-        "3",
-        "-update",
-        "1",
-        posterFile,
+        ...videoAndPosterOutputs({
+          audio: espeak ? `${inputs.filter((arg) => arg === "-i").length}:a` : "[audio]",
+          videoFile,
+          posterFile,
+        }),
       ],
       {
         signal,
         pipe3: planned.then(({ graph }) => graph),
-        onStdoutLine: (line) => {
-          const done = progressSeconds(line);
-          if (done !== null && total > 0) onProgress(10 + Math.min(1, done / total) * 85);
-        },
+        onStdoutLine: onRenderProgress(total, onProgress),
       },
     );
     const [{ scenes }] = await Promise.all([planned, encoding]);
@@ -284,7 +239,11 @@ async function render(
     onProgress(99);
     return { videoKey, posterKey, durationSeconds: total, scenes };
   } finally {
-    await fs.promises.rm(dir, { recursive: true, force: true });
+    // A canceled render's speech or image steps may still be writing here for a moment after ffmpeg is
+    // killed: retry the removal, and never let a cleanup error hide why the render ended.
+    await fs.promises
+      .rm(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 })
+      .catch((error) => log.warn("render_cleanup_failed", { jobId: request.jobId, dir, error }));
   }
 }
 

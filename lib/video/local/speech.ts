@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import type { EspeakProgram } from "./find-binary";
 import { runProcess } from "./run-process";
 
 export type Pcm = { sampleRate: number; channels: number; bitsPerSample: number; data: Buffer };
@@ -65,7 +66,7 @@ export function buildAudioTrack(format: Omit<Pcm, "data">, slots: { clip: Pcm | 
  * English rather than failing the render.
  */
 export async function speak(options: {
-  espeak: string;
+  espeak: EspeakProgram;
   textFile: string;
   wavFile: string;
   language: string;
@@ -74,9 +75,13 @@ export async function speak(options: {
 }): Promise<Pcm> {
   const { espeak, textFile, wavFile, language, wordsPerMinute, signal } = options;
   const run = (voice: string) =>
-    runProcess(espeak, ["-v", voice, "-s", String(wordsPerMinute), "-w", wavFile, "-f", textFile], {
-      signal,
-    });
+    runProcess(
+      espeak.command,
+      [...espeak.prefix, "-v", voice, "-s", String(wordsPerMinute), "-w", wavFile, "-f", textFile],
+      {
+        signal,
+      },
+    );
   try {
     await run(language);
   } catch (error) {

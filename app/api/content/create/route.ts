@@ -1,4 +1,3 @@
-import { ApiError } from "@/lib/api/api-error";
 import { withApi } from "@/lib/api/handler";
 import { withIdempotency } from "@/lib/api/idempotency";
 import { enforceRateLimit, rateLimitSubject } from "@/lib/api/rate-limit";
@@ -7,7 +6,6 @@ import { withAuth } from "@/lib/api/with-auth";
 import { getBrandForPrincipal } from "@/lib/brands/get-brand";
 import { generatePost, generatePostBody } from "@/lib/contracts/posts";
 import { generatePostDraft } from "@/lib/posts/generate-post-draft";
-import { streamPostDraft, wantsDraftStream } from "@/lib/posts/stream-post-draft";
 
 export const dynamic = "force-dynamic";
 
@@ -15,16 +13,6 @@ export const POST = withApi(
   withAuth(async (req, { principal, requestId }) => {
     const input = await readJson(req, generatePostBody);
     const subject = rateLimitSubject(principal);
-    if (wantsDraftStream(req)) {
-      if (req.headers.has("idempotency-key")) {
-        throw new ApiError(
-          "invalid_request",
-          "Idempotency-Key applies to the JSON answer only; leave it out when asking for the streamed draft.",
-        );
-      }
-      const limitHeaders = await enforceRateLimit({ bucket: "generate", subject });
-      return streamPostDraft({ principal, input, requestId, signal: req.signal, headers: limitHeaders });
-    }
     return withIdempotency({
       req,
       subject,
