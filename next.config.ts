@@ -9,6 +9,11 @@ const nextConfig: NextConfig = {
     "postgres",
     "sharp",
     "@ffmpeg-installer/ffmpeg",
+    // One copy per process: the OpenTelemetry API keeps its tracer provider on globalThis, and the
+    // Prometheus registry is a process-wide singleton.
+    "@opentelemetry/api",
+    "@opentelemetry/sdk-node",
+    "prom-client",
   ],
   // Tests build into their own folder so a running dev server is never disturbed.
   distDir: process.env.NEXT_DIST_DIR || ".next",

@@ -117,6 +117,22 @@ const envObject = z.object({
   PROVIDER_TIMEOUT_MS: int(100, 600_000, 20_000),
   // First retry of a failed webhook delivery, doubling up to about a day in all.
   WEBHOOK_RETRY_DELAY_SECONDS: int(1, 3600, 30),
+  // Observability (docs/observability.md). Traces go to an OTLP/HTTP endpoint only when it is set; the
+  // OpenTelemetry SDK reads these (and any other OTEL_* variable) itself.
+  OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl(),
+  OTEL_EXPORTER_OTLP_PROTOCOL: choice(["http/protobuf", "http/json", "grpc"] as const, "http/protobuf"),
+  OTEL_SERVICE_NAME: text(),
+  // Bearer token for GET /api/metrics (unset: 404) and the worker's metrics port (unset: no server).
+  METRICS_TOKEN: text(),
+  METRICS_PORT: z.preprocess(
+    unset,
+    z.coerce
+      .number({ error: "expected a port from 1 to 65535" })
+      .int({ error: "expected a port from 1 to 65535" })
+      .min(1, { error: "expected a port from 1 to 65535" })
+      .max(65535, { error: "expected a port from 1 to 65535" })
+      .optional(),
+  ),
 });
 
 /**
@@ -175,7 +191,7 @@ export type EnvKey = keyof typeof envObject.shape;
 
 /** Every variable's name, in the schema's order (the README table and .env.example are tested against it). */
 export const ENV_KEYS = Object.keys(envObject.shape) as EnvKey[];
-const SECRET = /SECRET|API_KEY|PASSWORD/;
+const SECRET = /SECRET|API_KEY|PASSWORD|TOKEN/;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
