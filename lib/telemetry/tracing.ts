@@ -35,10 +35,14 @@ export { SpanKind };
 /** Attribute names that may hold a credential or personal text: never exported, whatever the caller passed. */
 const SECRET_KEY = /secret|token|password|authorization|cookie|api[_.-]?key|prompt|script|brief|signature/i;
 
-/** A URL without its query and fragment: signed media URLs carry `sig=`/`X-Amz-Signature=` there. */
+/** A URL without credentials, query and fragment: signed media URLs carry `sig=`/`X-Amz-Signature=` there. */
 export function urlForSpan(value: string) {
-  const cut = value.search(/[?#]/);
-  return cut < 0 ? value : value.slice(0, cut);
+  try {
+    const url = new URL(value);
+    return `${url.protocol}//${url.host}${url.pathname}`;
+  } catch {
+    return value.split(/[?#]/, 1)[0].replace(/\/\/[^/@]*@/, "//");
+  }
 }
 
 function cleanValue(value: AttributeValue): AttributeValue | undefined {
