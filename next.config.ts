@@ -13,6 +13,9 @@ const nextConfig: NextConfig = {
     // Prometheus registry is a process-wide singleton.
     "@opentelemetry/api",
     "@opentelemetry/sdk-node",
+    "@opentelemetry/exporter-trace-otlp-http",
+    "@opentelemetry/exporter-trace-otlp-proto",
+    "@opentelemetry/exporter-trace-otlp-grpc",
     "prom-client",
   ],
   // Tests build into their own folder so a running dev server is never disturbed.

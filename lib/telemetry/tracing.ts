@@ -33,7 +33,10 @@ export function tracingEnabled() {
 export { SpanKind };
 
 /** Attribute names that may hold a credential or personal text: never exported, whatever the caller passed. */
-const SECRET_KEY = /secret|token|password|authorization|cookie|api[_.-]?key|prompt|script|brief|signature/i;
+const SECRET_KEY =
+  /secret|password|authorization|cookie|api[_.-]?key|token|prompt|script|brief|signature|email/i;
+/** Counts are safe even where their name says "token" or "prompt" (the AI SDK's usage attributes). */
+const COUNT_KEY = /usage|tokens$/i;
 
 /** A URL without credentials, query and fragment: signed media URLs carry `sig=`/`X-Amz-Signature=` there. */
 export function urlForSpan(value: string) {
@@ -46,10 +49,13 @@ export function urlForSpan(value: string) {
 }
 
 function cleanValue(value: AttributeValue): AttributeValue | undefined {
+  if (Array.isArray(value))
+    return value.map((item) => (typeof item === "string" ? cleanValue(item) : item)) as AttributeValue;
   if (typeof value !== "string") return value;
-  // Anything that looks like a URL keeps only its origin and path; a bare query-like value goes.
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return urlForSpan(value);
-  if (/(?:^|[?&\s])(?:sig|signature|token|x-amz-signature)=/i.test(value)) return undefined;
+  // A URL, or a request target (`/media/…?exp=…&sig=…`, Next's http.target), keeps only its path.
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || value.startsWith("/")) return urlForSpan(value);
+  if (/(?:^|[?&\s])(?:sig|signature|token|x-amz-signature|x-amz-credential)=/i.test(value)) return undefined;
+  if (/\bBearer\s+\S|\bbsk_[A-Za-z0-9]/.test(value)) return undefined;
   return value;
 }
 
@@ -57,7 +63,8 @@ function cleanValue(value: AttributeValue): AttributeValue | undefined {
 export function safeAttributes(attributes: Attributes = {}): Attributes {
   const out: Attributes = {};
   for (const [key, value] of Object.entries(attributes)) {
-    if (value === undefined || value === null || SECRET_KEY.test(key)) continue;
+    if (value === undefined || value === null) continue;
+    if (SECRET_KEY.test(key) && !(COUNT_KEY.test(key) && typeof value === "number")) continue;
     const clean = cleanValue(value);
     if (clean !== undefined) out[key] = clean;
   }
