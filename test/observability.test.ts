@@ -206,7 +206,7 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
     await otlp?.close();
   });
 
-  async function scrape(url: string, bearer: string | undefined = metricsToken) {
+  async function scrape(url: string, bearer: string | null = metricsToken) {
     const response = await fetch(url, { headers: bearer ? { authorization: `Bearer ${bearer}` } : {} });
     const text = await response.text();
     return { response, text };
@@ -309,7 +309,7 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
   });
 
   it("answers 401 in the envelope without the metrics token or with a wrong one, on the web and on the worker's port", async () => {
-    for (const bearer of [undefined, "wrong-token"]) {
+    for (const bearer of [null, "wrong-token"]) {
       const { response, text } = await scrape(`${web.url}/api/metrics`, bearer);
       expect(response.status).toBe(401);
       expect(JSON.parse(text).error).toMatchObject({ code: "unauthorized" });

@@ -8,9 +8,11 @@ function unescapeLabel(value: string) {
 }
 
 function parseNumber(text: string) {
-  if (text === "+Inf") return Number.POSITIVE_INFINITY;
-  if (text === "-Inf") return Number.NEGATIVE_INFINITY;
-  if (text === "NaN") return Number.NaN;
+  // Prometheus reads these case-insensitively (prom-client writes "Nan").
+  const lower = text.toLowerCase();
+  if (lower === "+inf" || lower === "inf") return Number.POSITIVE_INFINITY;
+  if (lower === "-inf") return Number.NEGATIVE_INFINITY;
+  if (lower === "nan") return Number.NaN;
   const value = Number(text);
   if (text === "" || Number.isNaN(value)) throw new Error(`not a sample value: ${JSON.stringify(text)}`);
   return value;
