@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newUser } from "./support/auth";
+import { newUser, signIn } from "./support/auth";
 import { startFakeHeygen } from "./support/fake-heygen";
 import { api, baseUrl } from "./support/http";
 import { makeImage } from "./support/images";
@@ -168,6 +168,7 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
       PROVIDER_BREAKER_THRESHOLD: "2",
       PROVIDER_BREAKER_COOLDOWN_SECONDS: "600",
       WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+      AUTH_LOCKOUT_THRESHOLD: "2",
     };
     const shared = {
       databaseUrl: database.url,
@@ -319,7 +320,7 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
     }
   });
 
-  it("moves the numbers: a request, the render, a failed job, an open breaker", async () => {
+  it("moves the numbers: a request, a lockout, the render, a failed job, an open breaker", async () => {
     const health = { operation: "backend-connect-check", method: "GET", status: "200" };
     const before = await webMetrics();
     await client.call("/api/health");
@@ -332,6 +333,16 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
     );
     expect(sampleValue(after, "process_resident_memory_bytes", { role: "web" })).toBeGreaterThan(0);
     expect(after.some((sample) => sample.name === "nodejs_eventloop_lag_seconds")).toBe(true);
+
+    // A credential lockout: two wrong passwords for one account (AUTH_LOCKOUT_THRESHOLD=2).
+    const lockouts = sampleValue(after, "brand_studio_credential_lockouts_total", { scope: "account" });
+    const victim = await newUser(web.url);
+    for (let i = 0; i < 2; i++) {
+      await expect(signIn(web.url, victim.email, "not-the-password")).rejects.toThrow(/Sign-in failed/);
+    }
+    expect(
+      sampleValue(await webMetrics(), "brand_studio_credential_lockouts_total", { scope: "account" }),
+    ).toBe(lockouts + 1);
 
     // The render of the first test was the worker's, so its counters are on the worker's port.
     const worked = await workerMetrics();
