@@ -200,7 +200,7 @@ function tracingSection(
 
 The same build and database kind, once with OTEL_EXPORTER_OTLP_ENDPOINT unset (no SDK loaded) and once
 exporting every span over OTLP/HTTP protobuf to a receiver on this machine (${exports} export requests
-received). The goals above are met with tracing off; the right-hand column is the price of turning it on.
+received). The goals above are judged with tracing off; the right-hand column is the price of turning it on.
 
 | measure | tracing off | tracing on | overhead |
 |---|---|---|---|
