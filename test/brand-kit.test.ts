@@ -382,14 +382,15 @@ describe("media-plan images without an image model", () => {
     expect(postSchema.parse(dropped.body).mediaPlan.items[0].imageUrl).toBeNull();
     expect((await fetchBytes(wideUrl)).status).toBe(404);
 
-    // Errors: a video item, an index past the plan, an index that is not a number, a damaged upload.
+    // Errors: a video item, an index past the plan or not a number, a damaged upload.
     const onVideo = await call(`${base}/2/image/generate`, { method: "POST" });
     expect(onVideo.status).toBe(400);
     expect(onVideo.body.error.details[0].path).toBe("index");
     expect((await call(`${base}/3/image/generate`, { method: "POST" })).status).toBe(404);
+    // A path that names no item (like a malformed id) is 404.
     const notNumber = await call(`${base}/first/image`, { method: "DELETE" });
-    expect(notNumber.status).toBe(400);
-    expect(notNumber.body.error.code).toBe("invalid_request");
+    expect(notNumber.status).toBe(404);
+    expect(notNumber.body.error.code).toBe("not_found");
     const damaged = await upload(`${base}/1/image`, photo.subarray(0, 400), "photo.jpg", "image/jpeg");
     expect(damaged.status).toBe(400);
 
