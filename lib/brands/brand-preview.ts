@@ -38,7 +38,6 @@ export async function brandPreviewFrame(options: {
     : null;
   const frame = await renderPreviewFrame(
     {
-      name: brand.name,
       primaryColor: options.primaryColor ?? brand.primaryColor,
       secondaryColor: options.secondaryColor ?? brand.secondaryColor,
       font: options.font ?? brand.font,

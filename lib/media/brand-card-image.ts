@@ -35,7 +35,7 @@ export async function drawBrandCard(options: {
 </linearGradient>
 <radialGradient id="r" cx="0.85" cy="0.15" r="0.6"><stop offset="0" stop-color="${secondaryColor}" stop-opacity="0.45"/><stop offset="1" stop-color="${secondaryColor}" stop-opacity="0"/></radialGradient></defs>
 <rect width="100%" height="100%" fill="url(#g)"/><rect width="100%" height="100%" fill="url(#r)"/>
-<rect x="${Math.round(width * 0.08)}" y="${Math.round(height * 0.5 + short * 0.2)}" width="${Math.round(short * 0.18)}" height="${band}" fill="${secondaryColor}"/>
+${text.trim() ? `<rect x="${Math.round(width * 0.08)}" y="${Math.round(height * 0.5 + short * 0.2)}" width="${Math.round(short * 0.18)}" height="${band}" fill="${secondaryColor}"/>` : ""}
 </svg>`;
   const textWidth = Math.round(width * 0.84);
   const points = Math.round(short * (font === "display" ? 0.1 : 0.075));

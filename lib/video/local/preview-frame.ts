@@ -18,7 +18,6 @@ import { PAN_MARGIN } from "./scene-images";
 import { wrapLines } from "./scenes";
 
 export type PreviewKit = {
-  name: string;
   primaryColor: string;
   secondaryColor: string;
   font: string;
@@ -26,7 +25,9 @@ export type PreviewKit = {
   logo: Buffer | null;
 };
 
-const SAMPLE_CAPTION = "Every frame in your colours, your font and your logo.";
+const SAMPLE_CAPTION = "Your colours, your font, your logo.";
+/** The scene stands in for a post's picture: neutral, so the caption and overlay boxes show as they would. */
+const SAMPLE_PICTURE = { from: "#94A3B8", to: "#334155" };
 const SAMPLE_OVERLAY = "New this week";
 // Six frames: five of the scene, one of the end card; the poster is the third (a third of the bar drawn).
 const SCENE_FRAMES = 5;
@@ -34,7 +35,7 @@ const POSTER_FRAME = 2;
 
 /**
  * One frame of a branded video, drawn by the renderer's own filter graph (videoGraph) with ffmpeg: a
- * scene (the brand's card image, panning), the media plan's overlay text in the secondary colour, a
+ * scene (a neutral stand-in for the post's picture, panning), the media plan's overlay text in the secondary colour, a
  * caption in the primary colour at the safe area's bottom, the logo in its corner and the progress bar.
  * Every size and position comes from the same rules a render uses (caption layout, safe areas, logo sizes).
  */
@@ -56,10 +57,10 @@ export async function renderPreviewFrame(
       drawBrandCard({
         width: even(width * PAN_MARGIN),
         height: even(height * PAN_MARGIN),
-        primaryColor: kit.primaryColor,
-        secondaryColor: kit.secondaryColor,
+        primaryColor: SAMPLE_PICTURE.to,
+        secondaryColor: SAMPLE_PICTURE.from,
         font: kit.font,
-        text: kit.name,
+        text: "",
       }),
     ]);
     await fs.promises.writeFile(file("scene.jpg"), scene);
