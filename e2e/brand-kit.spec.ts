@@ -67,7 +67,7 @@ test("set the brand kit, watch the preview follow it, give a post images and mak
   await page.getByRole("textbox", { name: "Primary colour", exact: true }).fill("#0E7C66");
   await page.getByRole("textbox", { name: "Secondary colour", exact: true }).fill("#F4B942");
   await page.getByLabel("Font").selectOption("serif");
-  await page.getByLabel("Video voice").selectOption("nova");
+  await page.getByLabel("Narrator").selectOption("nova");
   await expect(preview).not.toHaveAttribute("src", firstFrame as string, { timeout: 30_000 });
   await expect(page.getByText("Rendering…")).toHaveCount(0, { timeout: 30_000 });
   const coloured = (await preview.getAttribute("src")) as string;

@@ -246,7 +246,7 @@ export function BrandForm({
               </select>
             </Field>
             <Field
-              label="Video voice"
+              label="Narrator"
               error={errors.ttsVoice}
               hint="An OpenAI voice, used when the server has an OpenAI key; otherwise eSpeak speaks the brand's language."
             >
