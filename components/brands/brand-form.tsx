@@ -248,7 +248,7 @@ export function BrandForm({
             <Field
               label="Narrator"
               error={errors.ttsVoice}
-              hint="An OpenAI voice, used when the server has an OpenAI key; otherwise eSpeak speaks the brand's language."
+              hint="OpenAI's speech uses it when the server has an OpenAI key; otherwise eSpeak reads in the brand's language."
             >
               <select {...bind("ttsVoice")} className={SELECT}>
                 <option value="">Server default</option>
