@@ -60,6 +60,10 @@ const envObject = z.object({
   OPENAI_BASE_URL: httpUrl(),
   OPENAI_MODEL: z.preprocess(unset, z.string().default("gpt-4o-mini")),
   AI_TIMEOUT_MS: int(1, 600_000, 20_000),
+  // Media-plan images: the image model used with OPENAI_API_KEY or OPENAI_BASE_URL (without either, a
+  // branded card is drawn locally), and how long one generation may take.
+  IMAGE_MODEL: z.preprocess(unset, z.string().default("gpt-image-1")),
+  IMAGE_TIMEOUT_MS: int(1, 600_000, 120_000),
   // Speech for the local renderer: OpenAI's speech model and default voice (a brand may pick its own).
   TTS_MODEL: z.preprocess(unset, z.string().default("gpt-4o-mini-tts")),
   TTS_VOICE: z.preprocess(unset, z.string().default("alloy")),

@@ -5,6 +5,7 @@ import { type FormEvent, type ReactNode, type TextareaHTMLAttributes, useState }
 import { Button, Card, ErrorNotice, Field, TextInput } from "@/components/ui/primitives";
 import { ApiClientError, callApi } from "@/lib/client/api-client";
 import { createBrand, updateBrand } from "@/lib/client/operations";
+import { BRAND_FONT_IDS, BRAND_FONTS, TTS_VOICES } from "@/lib/contracts/brand-kit-rules";
 import { BRAND_LIMITS } from "@/lib/contracts/brand-rules";
 import type { BrandResponse, CreateBrandInput, UpdateBrandInput } from "@/lib/contracts/brands";
 import {
@@ -18,8 +19,11 @@ import {
   loadBrandContract,
   toDraft,
 } from "./brand-draft";
+import { BrandPreview } from "./brand-preview";
 
 const INVALID = "aria-invalid:border-red-400 aria-invalid:ring-2 aria-invalid:ring-red-100";
+const SELECT =
+  "block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm outline-none focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30";
 
 function TextArea(props: TextareaHTMLAttributes<HTMLTextAreaElement>) {
   return (
@@ -195,42 +199,76 @@ export function BrandForm({
 
       <Section
         title="Look and video"
-        description="Videos use the colours; the quota caps videos per calendar month."
+        description="The brand kit: videos use the colours, the font and the voice; the quota caps videos per calendar month."
       >
-        <div className="grid gap-4 sm:grid-cols-3">
-          {(
-            [
-              ["primaryColor", "Primary colour"],
-              ["secondaryColor", "Secondary colour"],
-            ] as const
-          ).map(([field, label]) => (
-            <Field key={field} label={label} error={errors[field]} hint="#RRGGBB">
-              <div className="flex items-center gap-2">
-                <input
-                  type="color"
-                  aria-label={`${label} picker`}
-                  value={/^#[0-9A-Fa-f]{6}$/.test(draft[field]) ? draft[field] : "#000000"}
-                  onChange={(event) =>
-                    bind(field).onChange({ target: { value: event.target.value.toUpperCase() } })
-                  }
-                  className="h-9 w-10 cursor-pointer rounded border border-slate-300 bg-white"
-                />
-                {/* A label wraps only its first control, so the text box names itself. */}
-                <TextInput {...bind(field)} aria-label={label} className={`font-mono ${INVALID}`} />
-              </div>
+        <div className={brand ? "grid gap-6 md:grid-cols-[minmax(0,1fr)_minmax(0,15rem)]" : ""}>
+          <div className="grid content-start gap-4 sm:grid-cols-2">
+            {(
+              [
+                ["primaryColor", "Primary colour"],
+                ["secondaryColor", "Secondary colour"],
+              ] as const
+            ).map(([field, label]) => (
+              <Field key={field} label={label} error={errors[field]} hint="#RRGGBB">
+                <div className="flex items-center gap-2">
+                  <input
+                    type="color"
+                    aria-label={`${label} picker`}
+                    value={/^#[0-9A-Fa-f]{6}$/.test(draft[field]) ? draft[field] : "#000000"}
+                    onChange={(event) =>
+                      bind(field).onChange({ target: { value: event.target.value.toUpperCase() } })
+                    }
+                    className="h-9 w-10 cursor-pointer rounded border border-slate-300 bg-white"
+                  />
+                  {/* A label wraps only its first control, so the text box names itself. */}
+                  <TextInput {...bind(field)} aria-label={label} className={`font-mono ${INVALID}`} />
+                </div>
+              </Field>
+            ))}
+            <Field
+              label="Monthly video quota"
+              error={errors.monthlyVideoQuota}
+              hint={
+                brand
+                  ? `Empty uses the deployment default. In effect now: ${brand.effectiveMonthlyVideoQuota} a month.`
+                  : `0 to ${BRAND_LIMITS.monthlyVideoQuota}; empty uses the deployment default.`
+              }
+            >
+              <TextInput {...bind("monthlyVideoQuota")} inputMode="numeric" placeholder="Default" />
             </Field>
-          ))}
-          <Field
-            label="Monthly video quota"
-            error={errors.monthlyVideoQuota}
-            hint={
-              brand
-                ? `Empty uses the deployment default. In effect now: ${brand.effectiveMonthlyVideoQuota} a month.`
-                : `0 to ${BRAND_LIMITS.monthlyVideoQuota}; empty uses the deployment default.`
-            }
-          >
-            <TextInput {...bind("monthlyVideoQuota")} inputMode="numeric" placeholder="Default" />
-          </Field>
+            <Field label="Font" error={errors.font} hint="Captions and text in videos; bundled open fonts.">
+              <select {...bind("font")} className={SELECT}>
+                {BRAND_FONT_IDS.map((id) => (
+                  <option key={id} value={id}>
+                    {BRAND_FONTS[id].label}
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <Field
+              label="Narrator"
+              error={errors.ttsVoice}
+              hint="OpenAI's speech uses it when the server has an OpenAI key; otherwise eSpeak reads in the brand's language."
+            >
+              <select {...bind("ttsVoice")} className={SELECT}>
+                <option value="">Server default</option>
+                {TTS_VOICES.map((voice) => (
+                  <option key={voice} value={voice}>
+                    {voice.charAt(0).toUpperCase() + voice.slice(1)}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          </div>
+          {brand && (
+            <BrandPreview
+              brandId={brand.brandId}
+              logoUrl={brand.logoUrl}
+              primaryColor={draft.primaryColor}
+              secondaryColor={draft.secondaryColor}
+              font={draft.font}
+            />
+          )}
         </div>
       </Section>
 

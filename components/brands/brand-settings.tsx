@@ -5,6 +5,7 @@ import Link from "next/link";
 import { AvatarPanel } from "@/components/brands/avatar-panel";
 import { AvatarStatusBadge, BrandAvatar } from "@/components/brands/avatar-status";
 import { BrandForm } from "@/components/brands/brand-form";
+import { BrandKitPanel } from "@/components/brands/brand-kit-panel";
 import { Card, ErrorNotice } from "@/components/ui/primitives";
 import { ApiClientError } from "@/lib/client/api-client";
 import { brandChanged, brandQueries } from "@/lib/client/queries";
@@ -88,6 +89,7 @@ export function BrandSettings({ brandId }: { brandId: string }) {
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
         <BrandForm key={brandId} brand={brand.data} onSaved={(saved) => brandChanged(queryClient, saved)} />
         <div className="space-y-6 lg:sticky lg:top-6">
+          <BrandKitPanel brand={brand.data} />
           <AvatarPanel brand={brand.data} />
           <PromptPreview brandId={brandId} />
         </div>

@@ -73,6 +73,8 @@ export function PostEditor({
   saveError,
   onRegenerate,
   regenerating,
+  planSaved,
+  onPost,
 }: {
   post: PostView;
   content: PostContent;
@@ -83,6 +85,8 @@ export function PostEditor({
   saveError: string | null;
   onRegenerate: () => void;
   regenerating: boolean;
+  planSaved: boolean;
+  onPost: (post: PostView) => void;
 }) {
   const limit = captionLimit(post.channel, content.mediaPlan);
   const check = useRuleCheck();
@@ -135,7 +139,13 @@ export function PostEditor({
         onChange={(hashtags) => onChange({ ...content, hashtags })}
       />
 
-      <PostMediaPlan plan={content.mediaPlan} onChange={(mediaPlan) => onChange({ ...content, mediaPlan })} />
+      <PostMediaPlan
+        plan={content.mediaPlan}
+        onChange={(mediaPlan) => onChange({ ...content, mediaPlan })}
+        postId={post.postId}
+        planSaved={planSaved}
+        onPost={onPost}
+      />
 
       {post.videoUrl && (
         <div className="space-y-1.5">

@@ -25,6 +25,10 @@ const contentOf = (post: PostView): PostContent => ({
   mediaPlan: post.mediaPlan,
 });
 
+/** The plan without its images' URLs (their signatures change on every read), to compare edits with. */
+const planShape = (plan: MediaPlan) =>
+  JSON.stringify({ ...plan, items: plan.items.map(({ imageUrl: _url, ...item }) => item) });
+
 const briefOf = (post: PostView): BriefDraft => ({
   brandId: post.brandId,
   channel: post.channel,
@@ -293,6 +297,19 @@ export function PostStudio({ postId }: { postId?: string }) {
               saveError={save.error?.message ?? null}
               onRegenerate={regenerate}
               regenerating={streaming}
+              planSaved={!edits[post.postId] || planShape(content.mediaPlan) === planShape(post.mediaPlan)}
+              onPost={(updated) => {
+                postChanged(queryClient, updated);
+                // Unsaved caption or hashtag edits stay; the plan takes the new images.
+                setEdits((current) =>
+                  current[updated.postId]
+                    ? {
+                        ...current,
+                        [updated.postId]: { ...current[updated.postId], mediaPlan: updated.mediaPlan },
+                      }
+                    : current,
+                );
+              }}
             />
           )}
         </div>

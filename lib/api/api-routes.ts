@@ -26,7 +26,7 @@ const EXTRA_ROUTES: { path: string; methods: string[] }[] = [
 
 const bodyLimitOf = (operation: Operation) =>
   operation.bodyContentType === "multipart/form-data"
-    ? AVATAR_UPLOAD.maxBytes + MULTIPART_OVERHEAD_BYTES
+    ? (operation.uploadMaxBytes ?? AVATAR_UPLOAD.maxBytes) + MULTIPART_OVERHEAD_BYTES
     : JSON_BODY_LIMIT_BYTES;
 
 function patternOf(template: string) {

@@ -1,4 +1,5 @@
 import type { Brand } from "@/db/schema";
+import { BRAND_FONT_IDS, type BrandFont, TTS_VOICES, type TtsVoice } from "@/lib/contracts/brand-kit-rules";
 import type { BrandContextResponse, BrandResponse } from "@/lib/contracts/brands";
 import { signedMediaUrl } from "@/lib/media/storage";
 import { buildBrandPrompt } from "./brand-prompt";
@@ -25,6 +26,10 @@ export async function toBrandResponse(brand: Brand): Promise<BrandResponse> {
     ...voiceFields(brand),
     primaryColor: brand.primaryColor,
     secondaryColor: brand.secondaryColor,
+    font: (BRAND_FONT_IDS as readonly string[]).includes(brand.font) ? (brand.font as BrandFont) : "sans",
+    ttsVoice: (TTS_VOICES as readonly string[]).includes(brand.ttsVoice ?? "")
+      ? (brand.ttsVoice as TtsVoice)
+      : null,
     monthlyVideoQuota: brand.monthlyVideoQuota,
     effectiveMonthlyVideoQuota: effectiveMonthlyQuota(brand.monthlyVideoQuota),
     avatarStatus: brand.avatarStatus,
@@ -33,6 +38,8 @@ export async function toBrandResponse(brand: Brand): Promise<BrandResponse> {
     avatarError: brand.avatarStatus === "failed" ? brand.avatarError : null,
     avatarTrainingEndsAt:
       brand.avatarStatus === "training" ? (brand.avatarTrainingEndsAt?.toISOString() ?? null) : null,
+    logoUrl: await signedMediaUrl(brand.logoKey),
+    musicUrl: await signedMediaUrl(brand.musicKey),
     createdAt: brand.createdAt.toISOString(),
     updatedAt: brand.updatedAt.toISOString(),
   };

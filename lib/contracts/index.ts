@@ -1,8 +1,29 @@
-import { brandContext, createBrand, getBrand, listBrands, updateBrand, uploadAvatar } from "./brands";
+import {
+  brandContext,
+  brandPreview,
+  createBrand,
+  deleteLogo,
+  deleteMusic,
+  getBrand,
+  listBrands,
+  updateBrand,
+  uploadAvatar,
+  uploadLogo,
+  uploadMusic,
+} from "./brands";
 import { backendConnectCheck } from "./health";
 import { createApiKey, listApiKeys, revokeApiKey } from "./keys";
 import type { Operation } from "./operation";
-import { generatePost, generatePostStream, getPost, listPosts, updatePost } from "./posts";
+import {
+  deleteMediaImage,
+  generateMediaImage,
+  generatePost,
+  generatePostStream,
+  getPost,
+  listPosts,
+  updatePost,
+  uploadMediaImage,
+} from "./posts";
 import { signUp } from "./users";
 import { cancelVideoJob, generateVideo, getVideoJobStatus, listVideoJobs } from "./video";
 import {
@@ -26,11 +47,19 @@ export const operations: Operation[] = [
   updateBrand,
   brandContext,
   uploadAvatar,
+  uploadLogo,
+  deleteLogo,
+  uploadMusic,
+  deleteMusic,
+  brandPreview,
   generatePost,
   generatePostStream,
   getPost,
   updatePost,
   listPosts,
+  generateMediaImage,
+  uploadMediaImage,
+  deleteMediaImage,
   generateVideo,
   getVideoJobStatus,
   listVideoJobs,

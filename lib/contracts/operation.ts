@@ -21,6 +21,8 @@ export type Operation = {
   body?: z.ZodType;
   /** How the body is sent; JSON unless the operation takes a file upload. */
   bodyContentType?: "application/json" | "multipart/form-data";
+  /** A multipart upload's largest file, when it is not the avatar's 5 MB (DESIGN §4 "uploads 5 MB"). */
+  uploadMaxBytes?: number;
   /** Success responses by HTTP status. A 204 has no schema. */
   responses: Record<number, { description: string; schema?: z.ZodType; headers?: string[] }>;
   errors: ErrorCode[];

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { KIT_UPLOAD_FIELD } from "./brand-kit-rules";
 import {
   cursorPage,
   errorEnvelope,
@@ -67,6 +68,14 @@ export const mediaItem = z.object({
     .max(MEDIA_ITEM_LIMITS.overlayText)
     .optional()
     .describe("Text set on the image, if any."),
+  imageUrl: z
+    .string()
+    .max(4096)
+    .nullable()
+    .optional()
+    .describe(
+      "The item's image (generated, drawn or uploaded with the media-image operations): a signed URL that expires, or null. Send it back unchanged in an update to keep the image (even when its signature has expired); leave it out to drop it.",
+    ),
 });
 
 export const mediaPlan = z
@@ -162,6 +171,27 @@ export const updatePostBody = z
 export type UpdatePostInput = z.infer<typeof updatePostBody>;
 
 export const postParams = z.object({ postId: idOf("pst") });
+
+export const mediaItemParams = z.object({
+  postId: idOf("pst"),
+  index: z.coerce
+    .number({ error: "The index must be a whole number: 0 for the first media item." })
+    .int("The index must be a whole number: 0 for the first media item.")
+    .min(0, "The index must be 0 or more.")
+    .max(MAX_MEDIA_ITEMS - 1, `The index must be below ${MAX_MEDIA_ITEMS}.`)
+    .describe("The media item's position in mediaPlan.items, from 0."),
+});
+
+export const uploadMediaImageBody = z
+  .object({
+    [KIT_UPLOAD_FIELD]: z
+      .string()
+      .meta({ format: "binary" })
+      .describe(
+        "The image: PNG, JPEG or WebP (checked by its bytes), at most 5 MB; cover-cropped to the item's aspect ratio.",
+      ),
+  })
+  .meta({ id: "UploadMediaImageRequest" });
 
 export const listPostsQuery = z.object({
   brandId: idOf("brd"),
@@ -342,4 +372,61 @@ export const listPosts = defineOperation({
   query: listPostsQuery,
   responses: { 200: { description: "A page of posts.", schema: postPage } },
   errors: ["invalid_request", "unauthorized", "not_found", "service_unavailable", "internal_error"],
+});
+
+export const generateMediaImage = defineOperation({
+  ...ROUTES.generateMediaImage,
+  title: "Generate media image",
+  auth: "bearer",
+  summary:
+    "Makes the image of one media-plan item in its aspect ratio: with an image model (OPENAI_API_KEY or OPENAI_BASE_URL) from its description and the brand colours, else a branded card drawn locally. Replaces the item's image.",
+  pathParams: mediaItemParams,
+  responses: { 200: { description: "The post, the item with its new imageUrl.", schema: post } },
+  errors: [
+    "invalid_request",
+    "unauthorized",
+    "forbidden",
+    "not_found",
+    "generation_failed",
+    "service_unavailable",
+    "internal_error",
+  ],
+});
+
+export const uploadMediaImage = defineOperation({
+  ...ROUTES.uploadMediaImage,
+  title: "Upload media image",
+  auth: "bearer",
+  summary:
+    "Replaces one media-plan item's image with an uploaded one, cover-cropped to the item's aspect ratio.",
+  pathParams: mediaItemParams,
+  body: uploadMediaImageBody,
+  bodyContentType: "multipart/form-data",
+  responses: { 200: { description: "The post, the item with its new imageUrl.", schema: post } },
+  errors: [
+    "invalid_request",
+    "unauthorized",
+    "forbidden",
+    "not_found",
+    "payload_too_large",
+    "service_unavailable",
+    "internal_error",
+  ],
+});
+
+export const deleteMediaImage = defineOperation({
+  ...ROUTES.deleteMediaImage,
+  title: "Delete media image",
+  auth: "bearer",
+  summary: "Removes one media-plan item's image; the item stays in the plan.",
+  pathParams: mediaItemParams,
+  responses: { 200: { description: "The post, the item's imageUrl null.", schema: post } },
+  errors: [
+    "invalid_request",
+    "unauthorized",
+    "forbidden",
+    "not_found",
+    "service_unavailable",
+    "internal_error",
+  ],
 });

@@ -21,6 +21,11 @@ export const ROUTES = {
   updateBrand: route({ id: "update-brand", method: "PATCH", path: "/api/brands/{brandId}" }),
   brandContext: route({ id: "brand-context", method: "GET", path: "/api/brands/{brandId}/context" }),
   uploadAvatar: route({ id: "upload-avatar", method: "POST", path: "/api/brands/{brandId}/avatar" }),
+  uploadLogo: route({ id: "upload-logo", method: "POST", path: "/api/brands/{brandId}/logo" }),
+  deleteLogo: route({ id: "delete-logo", method: "DELETE", path: "/api/brands/{brandId}/logo" }),
+  uploadMusic: route({ id: "upload-music", method: "POST", path: "/api/brands/{brandId}/music" }),
+  deleteMusic: route({ id: "delete-music", method: "DELETE", path: "/api/brands/{brandId}/music" }),
+  brandPreview: route({ id: "brand-preview-frame", method: "GET", path: "/api/brands/{brandId}/preview" }),
   generatePost: route({ id: "generate-post", method: "POST", path: "/api/content/create" }),
   generatePostStream: route({
     id: "generate-post-stream",
@@ -30,6 +35,21 @@ export const ROUTES = {
   getPost: route({ id: "get-post", method: "GET", path: "/api/posts/{postId}" }),
   updatePost: route({ id: "update-post", method: "PATCH", path: "/api/posts/{postId}" }),
   listPosts: route({ id: "list-posts", method: "GET", path: "/api/posts" }),
+  generateMediaImage: route({
+    id: "generate-media-image",
+    method: "POST",
+    path: "/api/posts/{postId}/media/{index}/image/generate",
+  }),
+  uploadMediaImage: route({
+    id: "upload-media-image",
+    method: "POST",
+    path: "/api/posts/{postId}/media/{index}/image",
+  }),
+  deleteMediaImage: route({
+    id: "delete-media-image",
+    method: "DELETE",
+    path: "/api/posts/{postId}/media/{index}/image",
+  }),
   generateVideo: route({ id: "generate-video", method: "POST", path: "/api/video/jobs" }),
   getVideoJobStatus: route({ id: "video-job-status", method: "GET", path: "/api/video/jobs/{jobId}" }),
   listVideoJobs: route({ id: "list-video-jobs", method: "GET", path: "/api/video/jobs" }),

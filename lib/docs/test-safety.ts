@@ -84,6 +84,20 @@ function changeOf(method: string, cardId: string, body: Json): string {
       return "cancels it if it is queued or running (its render stops, its quota unit comes back).";
     case "upload-avatar":
       return "replaces its avatar image with the uploaded one and starts training again (avatarStatus becomes training).";
+    case "upload-logo":
+      return "replaces its logo with the uploaded one (the old logo file is removed).";
+    case "upload-music":
+      return "replaces its music track with the uploaded one (the old track is removed).";
+    case "delete-logo":
+      return "removes its logo; new videos have none.";
+    case "delete-music":
+      return "removes its music track; new videos have only the voice.";
+    case "generate-media-image":
+      return "replaces the image of its media item {index} with a newly generated one.";
+    case "upload-media-image":
+      return "replaces the image of its media item {index} with the uploaded one.";
+    case "delete-media-image":
+      return "removes the image of its media item {index}.";
     default:
       return method === "DELETE" ? "removes it." : "changes it with the body below.";
   }
@@ -100,7 +114,10 @@ export function testSafetyOf(card: {
   testBody: Json;
 }): TestSafety {
   if (card.method === "GET") return { kind: "read" };
-  const param = [...card.endpoint.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).at(-1);
+  // The resource the path acts on: its last parameter that names one (`/posts/{postId}/media/{index}/image`
+  // acts on the post; the index is typed by the developer).
+  const params = [...card.endpoint.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+  const param = params.filter((name) => RESOURCE_OF_PARAM[name]).at(-1) ?? params.at(-1);
   const resource = param ? RESOURCE_OF_PARAM[param] : undefined;
   // A POST under an existing resource is treated as a change too: confirming once too often is the safe side.
   if (param && resource) {

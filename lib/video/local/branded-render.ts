@@ -76,13 +76,30 @@ async function speakPhrases(options: {
   };
 }
 
-async function fitLogo(bytes: Buffer, file: string, maxWidth: number, maxHeight: number) {
+/** The logo fitted inside a box, as the PNG the graph overlays (the preview frame uses it too). */
+export async function fitLogo(bytes: Buffer, file: string, maxWidth: number, maxHeight: number) {
   const { data, info } = await sharp(bytes)
     .resize(maxWidth, maxHeight, { fit: "inside" })
     .png()
     .toBuffer({ resolveWithObject: true });
   await fs.promises.writeFile(file, data);
   return { width: info.width, height: info.height };
+}
+
+/** The corner logo's height and the end card's, from the frame's short side. */
+export const logoSizes = (width: number, height: number) => ({
+  logoSize: Math.round(Math.min(width, height) * 0.1),
+  endLogoSize: Math.round(Math.min(width, height) * 0.28),
+});
+
+/** The media plan's overlay text (and the call to action): a little larger than captions. */
+export function overlayLayout(layout: { fontSize: number; lineChars: number }) {
+  const overlayFont = Math.round(layout.fontSize * 1.1);
+  return {
+    overlayFont,
+    overlayPadding: Math.round(overlayFont * 0.3),
+    overlayChars: Math.floor((layout.lineChars * layout.fontSize) / overlayFont),
+  };
 }
 
 /**
@@ -140,8 +157,7 @@ export async function renderBranded(
     fileFor: (index) => file(`image-${index}.jpg`),
     signal,
   });
-  const logoSize = Math.round(Math.min(width, height) * 0.1);
-  const endLogoSize = Math.round(Math.min(width, height) * 0.28);
+  const { logoSize, endLogoSize } = logoSizes(width, height);
   const readLogos = async () => {
     if (!request.brand.logoKey) return { logo: null, endLogo: null };
     const bytes = await storage
@@ -253,9 +269,7 @@ export async function renderBranded(
 
     const storyFrames = Math.round(endStart * FPS);
     const sceneCount = images.length || Math.max(1, Math.round(endStart / GRADIENT_SCENE_SECONDS));
-    const overlayFont = Math.round(layout.fontSize * 1.1);
-    const overlayPadding = Math.round(overlayFont * 0.3);
-    const overlayChars = Math.floor((layout.lineChars * layout.fontSize) / overlayFont);
+    const { overlayFont, overlayPadding, overlayChars } = overlayLayout(layout);
     const backgrounds: BackgroundScene[] = Array.from({ length: sceneCount }, (_, index) => {
       const picture = pictures[index % pictures.length];
       const from = Math.round((storyFrames * index) / sceneCount);
