@@ -3,6 +3,15 @@ import { backendConnectCheck } from "./health";
 import { createApiKey, listApiKeys, revokeApiKey } from "./keys";
 import type { Operation } from "./operation";
 import { generatePost, generatePostStream, getPost, listPosts, updatePost } from "./posts";
+import {
+  cancelPublication,
+  connectChannel,
+  createPublication,
+  disconnectChannel,
+  getPublication,
+  listChannels,
+  listPublications,
+} from "./publishing";
 import { signUp } from "./users";
 import { cancelVideoJob, generateVideo, getVideoJobStatus, listVideoJobs } from "./video";
 import {
@@ -40,4 +49,11 @@ export const operations: Operation[] = [
   deleteWebhook,
   listWebhookDeliveries,
   sendTestWebhook,
+  listChannels,
+  connectChannel,
+  disconnectChannel,
+  createPublication,
+  listPublications,
+  getPublication,
+  cancelPublication,
 ];
