@@ -119,6 +119,11 @@ export async function createPublication({
     await tx.select({ id: posts.id }).from(posts).where(eq(posts.id, post.id)).for("update");
     await settlePostStatus(post.id, tx);
   });
-  log.info("publication_created", { publicationId: id, postId, channelId: channel.id, publishAt });
+  log.info("publication_created", {
+    publicationId: id,
+    postId,
+    channelId: channel.id,
+    publishAt: publishAt.toISOString(),
+  });
   return { publicationId: id, status: "scheduled" as const };
 }

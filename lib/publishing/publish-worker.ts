@@ -16,7 +16,13 @@ export const publishWorker: QueueWorker = {
     await boss.work<PublishJobData>(
       PUBLISH_QUEUE,
       { localConcurrency: 4, batchSize: 1, pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1 },
-      ([job]) => trackHandler(() => runPublication(job.data.publicationId, boss)),
+      ([job]) =>
+        trackHandler(() =>
+          runPublication(job.data.publicationId, boss).catch((error) => {
+            log.error("publication_run_failed", { publicationId: job.data.publicationId, error });
+            throw error;
+          }),
+        ),
     );
     if (globalForSweep.brandStudioPublishSweep) clearInterval(globalForSweep.brandStudioPublishSweep);
     const sweep = () =>

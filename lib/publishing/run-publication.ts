@@ -88,7 +88,7 @@ async function claim(publicationId: string) {
       claimToken: token,
       leaseUntil: new Date(now.getTime() + leaseMs()),
       nextAttemptAt: null,
-      startedAt: sql`coalesce(${publications.startedAt}, ${now})`,
+      startedAt: sql`coalesce(${publications.startedAt}, now())`,
       updatedAt: now,
     })
     .where(
