@@ -5,6 +5,7 @@ import Link from "next/link";
 import { AvatarPanel } from "@/components/brands/avatar-panel";
 import { AvatarStatusBadge, BrandAvatar } from "@/components/brands/avatar-status";
 import { BrandForm } from "@/components/brands/brand-form";
+import { ChannelsPanel } from "@/components/publishing/channels-panel";
 import { Card, ErrorNotice } from "@/components/ui/primitives";
 import { ApiClientError } from "@/lib/client/api-client";
 import { brandChanged, brandQueries } from "@/lib/client/queries";
@@ -89,6 +90,7 @@ export function BrandSettings({ brandId }: { brandId: string }) {
         <BrandForm key={brandId} brand={brand.data} onSaved={(saved) => brandChanged(queryClient, saved)} />
         <div className="space-y-6 lg:sticky lg:top-6">
           <AvatarPanel brand={brand.data} />
+          <ChannelsPanel brandId={brandId} />
           <PromptPreview brandId={brandId} />
         </div>
       </div>
