@@ -2,7 +2,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { decryptSecret, encryptSecret, SecretDecryptionError } from "@/lib/security/encrypt-secret";
 
 const saved = { ENCRYPTION_KEY: process.env.ENCRYPTION_KEY, AUTH_SECRET: process.env.AUTH_SECRET };
-afterEach(() => Object.assign(process.env, saved));
+afterEach(() => {
+  for (const [key, value] of Object.entries(saved)) {
+    if (value === undefined) delete process.env[key];
+    else process.env[key] = value;
+  }
+});
 
 describe("encryptSecret (AES-256-GCM, versioned)", () => {
   it("round-trips, never contains the plaintext, and differs every time (random IV)", () => {
