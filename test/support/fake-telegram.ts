@@ -130,6 +130,13 @@ export async function startFakeTelegram(options: { port?: number } = {}): Promis
       return sendJson(res, 200, behavior);
     }
     if (url.pathname === "/__fake/state") return sendJson(res, 200, { messages, behavior });
+    if (url.pathname === "/__fake/channels" && req.method === "POST") {
+      // A bot and a channel it administers, for tests in another process (Playwright).
+      const { title = "Test channel", username } = JSON.parse((await readBody(req)).toString() || "{}");
+      const token = fake.addBot();
+      const chatId = fake.addChannel({ title, username, admins: [{ token }] });
+      return sendJson(res, 200, { botToken: token, chatId });
+    }
     const match = /^\/bot([^/]+)\/(\w+)$/.exec(url.pathname);
     if (!match) return fail(res, 404, "Not Found");
     const [, token, method] = match;
@@ -227,7 +234,7 @@ export async function startFakeTelegram(options: { port?: number } = {}): Promis
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return {
+  const fake: FakeTelegram = {
     url: `http://127.0.0.1:${port}`,
     behavior,
     messages,
@@ -262,4 +269,5 @@ export async function startFakeTelegram(options: { port?: number } = {}): Promis
         server.close(() => resolve());
       }),
   };
+  return fake;
 }
