@@ -76,7 +76,7 @@ test("connect Telegram, publish now with a permalink, schedule one and see it pu
   const panel = page.getByTestId("channels-panel");
   await expect(panel.getByText("No channel connected yet.")).toBeVisible();
   await panel.getByLabel("Bot token").fill("123456:AAFwrong-token-000000000000000");
-  await panel.getByLabel("Channel").fill("@northwind_news");
+  await panel.getByLabel("Channel @username or id").fill("@northwind_news");
   await panel.getByRole("button", { name: "Connect Telegram" }).click();
   await expect(panel.getByText(/Telegram refused the bot token/)).toBeVisible();
   await panel.getByLabel("Bot token").fill(fake.botToken);
