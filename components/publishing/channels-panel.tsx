@@ -116,8 +116,8 @@ export function ChannelsPanel({ brandId }: { brandId: string }) {
             />
           </Field>
           <Field
-            label="Channel"
-            hint="Its @username, or its numeric id."
+            label="Channel @username or id"
+            hint="A private channel's numeric id starts with -100."
             error={check === "chat" || check === "admin" ? error?.message : undefined}
           >
             <TextInput value={chatId} onChange={(event) => setChatId(event.target.value)} required />
