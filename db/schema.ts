@@ -11,9 +11,23 @@ import {
 } from "drizzle-orm/pg-core";
 // Types only (erased at build): db/ imports nothing from lib/ at run time. The value lists live in
 // lib/contracts/enums.ts, a leaf the browser may import.
-import type { AvatarStatus, BrandRole, PostStatus, VideoJobStatus } from "@/lib/contracts/enums";
+import type {
+  AvatarStatus,
+  BrandRole,
+  ChannelConnectionStatus,
+  PostStatus,
+  PublicationStatus,
+  VideoJobStatus,
+} from "@/lib/contracts/enums";
 
-export type { AvatarStatus, BrandRole, PostStatus, VideoJobStatus };
+export type {
+  AvatarStatus,
+  BrandRole,
+  ChannelConnectionStatus,
+  PostStatus,
+  PublicationStatus,
+  VideoJobStatus,
+};
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
@@ -226,7 +240,13 @@ export const providerCircuits = pgTable("provider_circuits", {
   updatedAt: updatedAt(),
 });
 
-export const WEBHOOK_EVENT_TYPES = ["video.succeeded", "video.failed", "video.canceled"] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  "video.succeeded",
+  "video.failed",
+  "video.canceled",
+  "post.published",
+  "post.publish_failed",
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number] | "webhook.test";
 
 /** A user's endpoint for Standard Webhooks events; `secret` is the whsec_… signing secret. */
@@ -264,6 +284,84 @@ export const webhookDeliveries = pgTable(
     deliveredAt: at("delivered_at"),
   },
   (t) => [index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt)],
+);
+
+/**
+ * A brand's connection to a publishing channel (DESIGN §10). `credentials` is encrypted at rest
+ * (lib/security/encrypt-secret.ts, bound to the row's id) and never leaves the server.
+ */
+export const channelConnections = pgTable(
+  "channel_connections",
+  {
+    id: text("id").primaryKey(),
+    brandId: text("brand_id")
+      .notNull()
+      .references(() => brands.id, { onDelete: "cascade" }),
+    channel: text("channel").$type<"telegram" | "instagram" | "linkedin">().notNull(),
+    // The platform's id of the account or chat posts go to (a Telegram chat id), and its display name.
+    externalId: text("external_id").notNull(),
+    accountName: text("account_name").notNull(),
+    accountHandle: text("account_handle"),
+    avatarUrl: text("avatar_url"),
+    credentials: text("credentials").notNull(),
+    status: text("status").$type<ChannelConnectionStatus>().notNull().default("active"),
+    statusMessage: text("status_message"),
+    createdBy: text("created_by")
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("channel_connections_brand_idx").on(t.brandId, t.createdAt),
+    uniqueIndex("channel_connections_target_idx").on(t.brandId, t.channel, t.externalId),
+  ],
+);
+
+/**
+ * One post sent (or to be sent) to one channel connection. `callStartedAt` is written and committed
+ * before the platform is called, so a worker that dies mid-call leaves a row the sweep will never send
+ * again; `claimToken` + `leaseUntil` make one handler at a time own the row.
+ */
+export const publications = pgTable(
+  "publications",
+  {
+    id: text("id").primaryKey(),
+    brandId: text("brand_id")
+      .notNull()
+      .references(() => brands.id, { onDelete: "cascade" }),
+    postId: text("post_id")
+      .notNull()
+      .references(() => posts.id, { onDelete: "cascade" }),
+    // Null once the connection is removed (the publication stays in the history).
+    channelId: text("channel_id").references(() => channelConnections.id, { onDelete: "set null" }),
+    channel: text("channel").$type<"telegram" | "instagram" | "linkedin">().notNull(),
+    createdBy: text("created_by")
+      .notNull()
+      .references(() => users.id),
+    status: text("status").$type<PublicationStatus>().notNull().default("scheduled"),
+    publishAt: at("publish_at").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    claimToken: text("claim_token"),
+    leaseUntil: at("lease_until"),
+    callStartedAt: at("call_started_at"),
+    nextAttemptAt: at("next_attempt_at"),
+    externalId: text("external_id"),
+    permalink: text("permalink"),
+    errorCode: text("error_code"),
+    errorMessage: text("error_message"),
+    errorRetryable: boolean("error_retryable"),
+    createdAt: createdAt(),
+    startedAt: at("started_at"),
+    publishedAt: at("published_at"),
+    finishedAt: at("finished_at"),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("publications_brand_publish_at_idx").on(t.brandId, t.publishAt),
+    index("publications_post_idx").on(t.postId),
+    index("publications_status_idx").on(t.status, t.leaseUntil),
+  ],
 );
 
 /** Fixed-window request counters, shared by every web process through the database. */
@@ -310,5 +408,7 @@ export type Post = typeof posts.$inferSelect;
 export type NewPost = typeof posts.$inferInsert;
 export type VideoJob = typeof videoJobs.$inferSelect;
 export type NewVideoJob = typeof videoJobs.$inferInsert;
+export type ChannelConnection = typeof channelConnections.$inferSelect;
+export type Publication = typeof publications.$inferSelect;
 export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
 export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;

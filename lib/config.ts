@@ -137,6 +137,13 @@ const envObject = z.object({
       .max(65535, { error: "expected a port from 1 to 65535" })
       .optional(),
   ),
+  // Channel credentials (bot tokens, OAuth tokens) are encrypted with a key from this, else from AUTH_SECRET.
+  ENCRYPTION_KEY: text(),
+  TELEGRAM_API_BASE_URL: httpUrl(),
+  // Upper bound for one call to a publishing platform (a video upload included).
+  PUBLISH_TIMEOUT_MS: int(100, 600_000, 60_000),
+  // How often each worker looks for publications left `publishing` by a worker that died.
+  PUBLISH_SWEEP_INTERVAL_SECONDS: int(1, 3600, 30),
 });
 
 /**
@@ -162,6 +169,12 @@ function crossChecks(source: Record<string, string | undefined>): string[] {
     for (const key of ["S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const)
       need(key, "when MEDIA_STORE=s3");
   }
+  const encryptionKey = value("ENCRYPTION_KEY");
+  if (encryptionKey && Buffer.byteLength(encryptionKey) < 32) {
+    problems.push(
+      `ENCRYPTION_KEY: expected at least 32 bytes; got ${shown("ENCRYPTION_KEY", encryptionKey)}`,
+    );
+  }
   if (value("VIDEO_PROVIDER") === "heygen") need("HEYGEN_API_KEY", "when VIDEO_PROVIDER=heygen");
   if (value("VIDEO_PROVIDER") === "did") need("DID_API_KEY", "when VIDEO_PROVIDER=did");
   for (const [id, secret] of [
@@ -186,6 +199,7 @@ export const envSchema = envObject.transform((env) => {
     HEYGEN_BASE_URL: env.HEYGEN_BASE_URL ?? "https://api.heygen.com",
     HEYGEN_UPLOAD_BASE_URL: env.HEYGEN_UPLOAD_BASE_URL ?? "https://upload.heygen.com",
     DID_BASE_URL: env.DID_BASE_URL ?? "https://api.d-id.com",
+    TELEGRAM_API_BASE_URL: env.TELEGRAM_API_BASE_URL ?? "https://api.telegram.org",
     WEBHOOK_ALLOW_PRIVATE_TARGETS: env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? !production,
   };
 });
@@ -195,7 +209,7 @@ export type EnvKey = keyof typeof envObject.shape;
 
 /** Every variable's name, in the schema's order (the README table and .env.example are tested against it). */
 export const ENV_KEYS = Object.keys(envObject.shape) as EnvKey[];
-const SECRET = /SECRET|API_KEY|PASSWORD|TOKEN/;
+const SECRET = /SECRET|API_KEY|PASSWORD|TOKEN|ENCRYPTION_KEY/;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {

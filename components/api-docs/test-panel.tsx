@@ -341,6 +341,7 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
           method={method}
           url={url}
           target={target && values[target] ? chosen : null}
+          body={fillJson(bodyText, values)}
           onConfirm={send}
           onCancel={() => setConfirming(false)}
         />

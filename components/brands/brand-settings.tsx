@@ -6,6 +6,7 @@ import { AvatarPanel } from "@/components/brands/avatar-panel";
 import { AvatarStatusBadge, BrandAvatar } from "@/components/brands/avatar-status";
 import { BrandForm } from "@/components/brands/brand-form";
 import { BrandKitPanel } from "@/components/brands/brand-kit-panel";
+import { ChannelsPanel } from "@/components/publishing/channels-panel";
 import { Card, ErrorNotice } from "@/components/ui/primitives";
 import { ApiClientError } from "@/lib/client/api-client";
 import { brandChanged, brandQueries } from "@/lib/client/queries";
@@ -91,6 +92,7 @@ export function BrandSettings({ brandId }: { brandId: string }) {
         <div className="space-y-6 lg:sticky lg:top-6">
           <BrandKitPanel brand={brand.data} />
           <AvatarPanel brand={brand.data} />
+          <ChannelsPanel brandId={brandId} />
           <PromptPreview brandId={brandId} />
         </div>
       </div>

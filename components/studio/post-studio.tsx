@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
+import { PublishPanel } from "@/components/publishing/publish-panel";
 import { type BriefDraft, briefBody, PostBriefForm } from "@/components/studio/brief-form";
 import { PostPreview } from "@/components/studio/channel-preview";
 import { PostDraftHistory } from "@/components/studio/draft-history";
@@ -318,8 +319,11 @@ export function PostStudio({ postId }: { postId?: string }) {
           id="studio-preview"
           role="tabpanel"
           aria-labelledby="studio-tab-preview"
-          className={`min-w-0 lg:sticky lg:top-6 ${tab === "preview" ? "" : "hidden lg:block"}`}
+          className={`min-w-0 space-y-4 lg:sticky lg:top-6 ${tab === "preview" ? "" : "hidden lg:block"}`}
         >
+          {!streaming && post && (
+            <PublishPanel postId={post.postId} brandId={post.brandId} dirty={!!edits[post.postId]} />
+          )}
           <Card className="space-y-3 p-4">
             <h2 className="font-semibold">
               {previewChannel ? `Preview on ${CHANNEL_LABELS[previewChannel]}` : "Preview"}

@@ -3,6 +3,7 @@ import type * as health from "@/lib/contracts/health";
 import type * as keys from "@/lib/contracts/keys";
 import type { Operation } from "@/lib/contracts/operation";
 import type * as posts from "@/lib/contracts/posts";
+import type * as publishing from "@/lib/contracts/publishing";
 import { ROUTES } from "@/lib/contracts/routes";
 import type * as users from "@/lib/contracts/users";
 import type * as video from "@/lib/contracts/video";
@@ -54,3 +55,10 @@ export const listWebhookDeliveries = typed<typeof webhooks.listWebhookDeliveries
   ROUTES.listWebhookDeliveries,
 );
 export const sendTestWebhook = typed<typeof webhooks.sendTestWebhook>(ROUTES.sendTestWebhook);
+export const listChannels = typed<typeof publishing.listChannels>(ROUTES.listChannels);
+export const connectChannel = typed<typeof publishing.connectChannel>(ROUTES.connectChannel);
+export const disconnectChannel = typed<typeof publishing.disconnectChannel>(ROUTES.disconnectChannel);
+export const createPublication = typed<typeof publishing.createPublication>(ROUTES.createPublication);
+export const listPublications = typed<typeof publishing.listPublications>(ROUTES.listPublications);
+export const getPublication = typed<typeof publishing.getPublication>(ROUTES.getPublication);
+export const cancelPublication = typed<typeof publishing.cancelPublication>(ROUTES.cancelPublication);

@@ -24,6 +24,15 @@ import {
   updatePost,
   uploadMediaImage,
 } from "./posts";
+import {
+  cancelPublication,
+  connectChannel,
+  createPublication,
+  disconnectChannel,
+  getPublication,
+  listChannels,
+  listPublications,
+} from "./publishing";
 import { signUp } from "./users";
 import { cancelVideoJob, generateVideo, getVideoJobStatus, listVideoJobs } from "./video";
 import {
@@ -69,4 +78,11 @@ export const operations: Operation[] = [
   deleteWebhook,
   listWebhookDeliveries,
   sendTestWebhook,
+  listChannels,
+  connectChannel,
+  disconnectChannel,
+  createPublication,
+  listPublications,
+  getPublication,
+  cancelPublication,
 ];

@@ -63,6 +63,21 @@ export const ROUTES = {
     path: "/api/webhooks/{webhookId}/deliveries",
   }),
   sendTestWebhook: route({ id: "send-test-webhook", method: "POST", path: "/api/webhooks/{webhookId}/test" }),
+  listChannels: route({ id: "list-channels", method: "GET", path: "/api/channels" }),
+  connectChannel: route({ id: "connect-channel", method: "POST", path: "/api/channels" }),
+  disconnectChannel: route({ id: "disconnect-channel", method: "DELETE", path: "/api/channels/{channelId}" }),
+  createPublication: route({
+    id: "create-publication",
+    method: "POST",
+    path: "/api/posts/{postId}/publications",
+  }),
+  listPublications: route({ id: "list-publications", method: "GET", path: "/api/publications" }),
+  getPublication: route({ id: "get-publication", method: "GET", path: "/api/publications/{publicationId}" }),
+  cancelPublication: route({
+    id: "cancel-publication",
+    method: "DELETE",
+    path: "/api/publications/{publicationId}",
+  }),
 } as const;
 
 export type RouteName = keyof typeof ROUTES;

@@ -82,6 +82,12 @@ function changeOf(method: string, cardId: string, body: Json): string {
       return "revokes it: every script that uses this key gets 401 from then on. This cannot be undone.";
     case "cancel-video-job":
       return "cancels it if it is queued or running (its render stops, its quota unit comes back).";
+    case "create-publication":
+      return "publishes it for real on the channel {body.channelId}: that channel's audience sees the post, and it cannot be taken back from here.";
+    case "disconnect-channel":
+      return "disconnects the channel: its stored token is deleted and its scheduled publications are canceled.";
+    case "cancel-publication":
+      return "cancels it if it is still scheduled; nothing is sent.";
     case "upload-avatar":
       return "replaces its avatar image with the uploaded one and starts training again (avatarStatus becomes training).";
     case "upload-logo":

@@ -35,6 +35,12 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     "The channel connection's token was refused by the platform; an owner must reconnect it.",
   publish_rule_violation:
     "The post breaks the channel's rules (length, media count, media required). `details` names the rule.",
+  channel_check_failed:
+    "Connecting a channel: the platform refused the check (a wrong token, an unknown chat, or a bot that is not an administrator allowed to post). `details`: `{ check, platformMessage }`.",
+  publication_not_cancelable:
+    "The publication has already started, been published or failed; only a scheduled one can be canceled. `details`: `{ status }`.",
+  publish_outcome_unknown:
+    "A publication's error only (never an HTTP answer): the worker stopped after calling the platform and before it saved the answer. It is never re-sent on its own; check the channel.",
   internal_error: "Anything unexpected. The message is generic; the log line carries the requestId.",
 };
 
