@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 
-export type IdPrefix = "usr" | "brd" | "pst" | "vjb" | "key" | "req" | "whk" | "msg";
+export type IdPrefix = "usr" | "brd" | "pst" | "vjb" | "key" | "req" | "whk" | "msg" | "inv" | "act";
 
 /** Prefixed opaque ids (`brd_…`): 128 random bits, URL-safe. */
 export function newId(prefix: IdPrefix) {

@@ -1,12 +1,13 @@
-import { and, eq } from "drizzle-orm";
+import "server-only";
+import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { brandMembers, brands } from "@/db/schema";
+import { brands } from "@/db/schema";
 import type { Principal } from "@/lib/auth/authenticate";
 import type { UpdateBrandInput } from "@/lib/contracts/brands";
-import { getBrandForPrincipal } from "./get-brand";
+import { requireBrandPermission } from "./brand-access";
 import { assertQuotaChangeAllowed } from "./quota-policy";
 
-/** Changes the fields given and leaves the others as they are. */
+/** Changes the fields given and leaves the others as they are. Owners only (`brand.update`). */
 export async function updateBrand({
   principal,
   brandId,
@@ -18,14 +19,8 @@ export async function updateBrand({
 }) {
   const db = await getDb();
   return db.transaction(async (tx) => {
-    await getBrandForPrincipal({ principal, brandId, tx });
-    if (input.monthlyVideoQuota !== undefined) {
-      const [member] = await tx
-        .select({ role: brandMembers.role })
-        .from(brandMembers)
-        .where(and(eq(brandMembers.brandId, brandId), eq(brandMembers.userId, principal.userId)));
-      assertQuotaChangeAllowed({ role: member?.role ?? "", value: input.monthlyVideoQuota });
-    }
+    const { role } = await requireBrandPermission({ principal, brandId, permission: "brand.update", tx });
+    assertQuotaChangeAllowed({ role, value: input.monthlyVideoQuota });
     const [brand] = await tx
       .update(brands)
       .set({ ...input, updatedAt: new Date() })

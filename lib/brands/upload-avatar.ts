@@ -25,7 +25,7 @@ export async function uploadAvatar({
   file: Buffer;
 }) {
   const image = await normalizeAvatarImage(file);
-  await getBrandForPrincipal({ principal, brandId });
+  await getBrandForPrincipal({ principal, brandId, permission: "brand.update" });
 
   const storage = getMediaStorage();
   const imageKey = newAvatarImageKey(brandId, image.format);
@@ -34,7 +34,7 @@ export async function uploadAvatar({
   const db = await getDb();
   const { previous, brand } = await db
     .transaction(async (tx) => {
-      await getBrandForPrincipal({ principal, brandId, tx });
+      await getBrandForPrincipal({ principal, brandId, permission: "brand.update", tx });
       // Locked, so of two uploads at once each sees the avatar the other replaced.
       const [current] = await tx
         .select({

@@ -3,6 +3,18 @@ import { backendConnectCheck } from "./health";
 import { createApiKey, listApiKeys, revokeApiKey } from "./keys";
 import type { Operation } from "./operation";
 import { generatePost, generatePostStream, getPost, listPosts, updatePost } from "./posts";
+import {
+  acceptInvitation,
+  createInvitation,
+  deleteAccount,
+  getInvitation,
+  listInvitations,
+  listMembers,
+  removeMember,
+  resendInvitation,
+  revokeInvitation,
+  updateMember,
+} from "./teams";
 import { signUp } from "./users";
 import { cancelVideoJob, generateVideo, getVideoJobStatus, listVideoJobs } from "./video";
 import {
@@ -40,4 +52,14 @@ export const operations: Operation[] = [
   deleteWebhook,
   listWebhookDeliveries,
   sendTestWebhook,
+  listMembers,
+  updateMember,
+  removeMember,
+  listInvitations,
+  createInvitation,
+  resendInvitation,
+  revokeInvitation,
+  getInvitation,
+  acceptInvitation,
+  deleteAccount,
 ];

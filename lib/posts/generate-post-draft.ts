@@ -173,6 +173,10 @@ export async function savePostDraft({
     inputTokens: draft.inputTokens,
     outputTokens: draft.outputTokens,
     videoUrl: null,
+    reviewAction: null,
+    reviewedBy: null,
+    reviewedAt: null,
+    reviewComment: null,
     createdAt: now,
     updatedAt: now,
   };

@@ -20,7 +20,13 @@ export async function updatePostContent({
 }): Promise<PostView> {
   const db = await getDb();
   const row = await db.transaction(async (tx) => {
-    const current = await getPostForPrincipal({ principal, postId, tx, forUpdate: true });
+    const current = await getPostForPrincipal({
+      principal,
+      postId,
+      permission: "post.update",
+      tx,
+      forUpdate: true,
+    });
     const next = {
       caption: input.caption ?? current.caption,
       mediaPlan: input.mediaPlan ?? current.mediaPlan,
