@@ -7,6 +7,8 @@ import { CHANNEL_LABELS, CharacterCount, GOAL_LABELS, PostTextArea } from "@/com
 import { PostHashtags } from "@/components/studio/hashtag-editor";
 import { PostMediaPlan } from "@/components/studio/media-plan-editor";
 import { Button, Card, ErrorNotice } from "@/components/ui/primitives";
+import type { BrandRole } from "@/lib/contracts/enums";
+import { can } from "@/lib/contracts/permissions";
 import { CHANNEL_RULES, captionLimit } from "@/lib/contracts/post-rules";
 import type { PostView } from "@/lib/contracts/posts";
 import type { channelRuleIssues, PostContent } from "@/lib/posts/channel-rules";
@@ -73,7 +75,10 @@ export function PostEditor({
   saveError,
   onRegenerate,
   regenerating,
+  role,
 }: {
+  /** The caller's role on the post's brand; actions it may not take are disabled (the permission table). */
+  role?: BrandRole;
   post: PostView;
   content: PostContent;
   dirty: boolean;
@@ -88,6 +93,10 @@ export function PostEditor({
   const check = useRuleCheck();
   const issues = check ? check(post.channel, content) : [];
   const state = saveState({ post, dirty, saving });
+  // Until the role is known, nothing is held back: the server checks every action anyway.
+  const mayEdit = !role || can(role, "post.update");
+  const mayRegenerate = !role || can(role, "post.create");
+  const mayMakeVideo = !role || can(role, "video.create");
 
   return (
     <Card className="space-y-5">
@@ -163,19 +172,26 @@ export function PostEditor({
       {saveError && <ErrorNotice message={saveError} onRetry={onSave} />}
 
       <div className="flex flex-wrap items-center gap-3 border-t border-slate-100 pt-4">
-        <Button onClick={onSave} disabled={saving || !dirty || !check || issues.length > 0}>
+        <Button onClick={onSave} disabled={!mayEdit || saving || !dirty || !check || issues.length > 0}>
           {saving ? "Saving…" : "Save"}
         </Button>
         <CopyCaption content={content} />
-        <Button variant="secondary" onClick={onRegenerate} disabled={regenerating}>
+        <Button variant="secondary" onClick={onRegenerate} disabled={!mayRegenerate || regenerating}>
           {regenerating ? "Writing…" : "Regenerate"}
         </Button>
-        <Link
-          href={`/videos/new?postId=${post.postId}`}
-          className="ml-auto text-sm font-medium text-brand-700 hover:text-brand-600"
-        >
-          Make a video →
-        </Link>
+        {mayMakeVideo && (
+          <Link
+            href={`/videos/new?postId=${post.postId}`}
+            className="ml-auto text-sm font-medium text-brand-700 hover:text-brand-600"
+          >
+            Make a video →
+          </Link>
+        )}
+        {!mayEdit && role && (
+          <p role="note" className="w-full text-sm text-slate-600">
+            You are a {role} of this brand: you can read and copy this post; an editor or owner changes it.
+          </p>
+        )}
       </div>
 
       <DraftDetails post={post} />

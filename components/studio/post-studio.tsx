@@ -293,6 +293,7 @@ export function PostStudio({ postId }: { postId?: string }) {
               saveError={save.error?.message ?? null}
               onRegenerate={regenerate}
               regenerating={streaming}
+              role={brands.data?.find((item) => item.brandId === post.brandId)?.role}
             />
           )}
         </div>

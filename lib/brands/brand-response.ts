@@ -1,5 +1,6 @@
 import type { Brand } from "@/db/schema";
 import type { BrandContextResponse, BrandResponse } from "@/lib/contracts/brands";
+import type { BrandRole } from "@/lib/contracts/enums";
 import { signedMediaUrl } from "@/lib/media/storage";
 import { buildBrandPrompt } from "./brand-prompt";
 import { effectiveMonthlyQuota } from "./quota-policy";
@@ -20,13 +21,14 @@ const voiceFields = (brand: Brand) => ({
 });
 
 /** The brand as the API shows it: every profile field plus the avatar's state and freshly signed file URLs. */
-export async function toBrandResponse(brand: Brand): Promise<BrandResponse> {
+export async function toBrandResponse(brand: Brand, role: BrandRole): Promise<BrandResponse> {
   return {
     ...voiceFields(brand),
     primaryColor: brand.primaryColor,
     secondaryColor: brand.secondaryColor,
     monthlyVideoQuota: brand.monthlyVideoQuota,
     effectiveMonthlyVideoQuota: effectiveMonthlyQuota(brand.monthlyVideoQuota),
+    role,
     avatarStatus: brand.avatarStatus,
     avatarUrl: await signedMediaUrl(brand.avatarImageKey),
     avatarFrameUrl: brand.avatarStatus === "ready" ? await signedMediaUrl(brand.avatarFramesKey) : null,

@@ -4,6 +4,7 @@ import { type Db, getDb, preparedPerDb, type Tx } from "@/db/client";
 import { type Brand, brandMembers, brands } from "@/db/schema";
 import { notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
+import type { BrandRole } from "@/lib/contracts/enums";
 import type { Permission } from "@/lib/contracts/permissions";
 import { assertCan } from "./brand-access";
 
@@ -35,12 +36,12 @@ export async function getBrandForPrincipal({
   brandId: string;
   permission: Permission;
   tx?: Tx;
-}): Promise<Brand> {
+}): Promise<Brand & { role: BrandRole }> {
   const values = { userId: principal.userId, brandId };
   const [row] = tx
     ? await brandOfMember(tx).execute(values)
     : await preparedBrandOfMember(await getDb()).execute(values);
   if (!row) throw notFound("Brand");
   assertCan(row.role, permission);
-  return row.brand;
+  return { ...row.brand, role: row.role };
 }

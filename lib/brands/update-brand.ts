@@ -26,6 +26,6 @@ export async function updateBrand({
       .set({ ...input, updatedAt: new Date() })
       .where(eq(brands.id, brandId))
       .returning();
-    return brand;
+    return { brand, role };
   });
 }

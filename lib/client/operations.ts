@@ -4,6 +4,7 @@ import type * as keys from "@/lib/contracts/keys";
 import type { Operation } from "@/lib/contracts/operation";
 import type * as posts from "@/lib/contracts/posts";
 import { ROUTES } from "@/lib/contracts/routes";
+import type * as teams from "@/lib/contracts/teams";
 import type * as users from "@/lib/contracts/users";
 import type * as video from "@/lib/contracts/video";
 import type * as webhooks from "@/lib/contracts/webhooks";
@@ -46,3 +47,13 @@ export const listWebhookDeliveries = typed<typeof webhooks.listWebhookDeliveries
   ROUTES.listWebhookDeliveries,
 );
 export const sendTestWebhook = typed<typeof webhooks.sendTestWebhook>(ROUTES.sendTestWebhook);
+export const listMembers = typed<typeof teams.listMembers>(ROUTES.listMembers);
+export const updateMember = typed<typeof teams.updateMember>(ROUTES.updateMember);
+export const removeMember = typed<typeof teams.removeMember>(ROUTES.removeMember);
+export const listInvitations = typed<typeof teams.listInvitations>(ROUTES.listInvitations);
+export const createInvitation = typed<typeof teams.createInvitation>(ROUTES.createInvitation);
+export const resendInvitation = typed<typeof teams.resendInvitation>(ROUTES.resendInvitation);
+export const revokeInvitation = typed<typeof teams.revokeInvitation>(ROUTES.revokeInvitation);
+export const getInvitation = typed<typeof teams.getInvitation>(ROUTES.getInvitation);
+export const acceptInvitation = typed<typeof teams.acceptInvitation>(ROUTES.acceptInvitation);
+export const deleteAccount = typed<typeof teams.deleteAccount>(ROUTES.deleteAccount);

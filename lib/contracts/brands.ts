@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { AVATAR_UPLOAD, BRAND_LIMITS, COLOR_PATTERN, HASHTAG_PATTERN, LANGUAGE_PATTERN } from "./brand-rules";
 import { idOf, isoDateTime, userText } from "./common";
-import { AVATAR_STATUSES } from "./enums";
+import { AVATAR_STATUSES, BRAND_ROLES } from "./enums";
 import { defineOperation } from "./operation";
 import { ROUTES } from "./routes";
 
@@ -179,6 +179,10 @@ export const brandResponse = z
       .int()
       .meta({ example: 30 })
       .describe("The quota that applies: monthlyVideoQuota, or the deployment default when that is null."),
+    role: z
+      .enum(BRAND_ROLES)
+      .meta({ example: "owner" })
+      .describe("The caller's role on this brand (lib/contracts/permissions.ts says what it may do)."),
     avatarStatus: z
       .enum(AVATAR_STATUSES)
       .meta({ example: "ready" })
