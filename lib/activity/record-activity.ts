@@ -30,5 +30,7 @@ export async function recordActivity(
     subjectType: entry.subjectType ?? null,
     subjectId: entry.subjectId ?? null,
     details: entry.details ?? {},
+    // Millisecond time from here (not the transaction's now()), so list cursors compare exactly.
+    createdAt: new Date(),
   });
 }

@@ -26,6 +26,7 @@ export async function toBrandResponse(brand: Brand, role: BrandRole): Promise<Br
     ...voiceFields(brand),
     primaryColor: brand.primaryColor,
     secondaryColor: brand.secondaryColor,
+    requiresApproval: brand.requiresApproval,
     monthlyVideoQuota: brand.monthlyVideoQuota,
     effectiveMonthlyVideoQuota: effectiveMonthlyQuota(brand.monthlyVideoQuota),
     role,

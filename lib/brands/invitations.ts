@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq } from "drizzle-orm";
-import { getDb } from "@/db/client";
+import { getDb, type Tx } from "@/db/client";
 import { type BrandInvitation, brandInvitations, brandMembers, brands, users } from "@/db/schema";
 import { recordActivity } from "@/lib/activity/record-activity";
 import { ApiError, notFound } from "@/lib/api/api-error";
@@ -56,8 +56,9 @@ const unavailable = (status: Exclude<InvitationStatus, "pending">) =>
     { details: { reason: status } },
   );
 
-async function inviterOf(userId: string) {
-  const db = await getDb();
+/** Inside a transaction, pass it: PGlite has one connection, and a query beside the transaction would wait on it. */
+async function inviterOf(userId: string, tx?: Tx) {
+  const db = tx ?? (await getDb());
   const [user] = await db
     .select({ email: users.email, name: users.name })
     .from(users)
@@ -240,7 +241,7 @@ export async function revokeInvitation({
         details: { email: row.email, role: row.role },
       });
     }
-    const inviter = row.invitedBy ? await inviterOf(row.invitedBy) : undefined;
+    const inviter = row.invitedBy ? await inviterOf(row.invitedBy, tx) : undefined;
     return toResponse(row, inviter?.email ?? null);
   });
 }

@@ -1,8 +1,10 @@
+import type * as activity from "@/lib/contracts/activity";
 import type * as brands from "@/lib/contracts/brands";
 import type * as health from "@/lib/contracts/health";
 import type * as keys from "@/lib/contracts/keys";
 import type { Operation } from "@/lib/contracts/operation";
 import type * as posts from "@/lib/contracts/posts";
+import type * as reviews from "@/lib/contracts/reviews";
 import { ROUTES } from "@/lib/contracts/routes";
 import type * as teams from "@/lib/contracts/teams";
 import type * as users from "@/lib/contracts/users";
@@ -57,3 +59,7 @@ export const revokeInvitation = typed<typeof teams.revokeInvitation>(ROUTES.revo
 export const getInvitation = typed<typeof teams.getInvitation>(ROUTES.getInvitation);
 export const acceptInvitation = typed<typeof teams.acceptInvitation>(ROUTES.acceptInvitation);
 export const deleteAccount = typed<typeof teams.deleteAccount>(ROUTES.deleteAccount);
+export const submitPost = typed<typeof reviews.submitPost>(ROUTES.submitPost);
+export const reviewPost = typed<typeof reviews.reviewPost>(ROUTES.reviewPost);
+export const listReviewQueue = typed<typeof reviews.listReviewQueue>(ROUTES.listReviewQueue);
+export const listActivity = typed<typeof activity.listActivity>(ROUTES.listActivity);

@@ -94,6 +94,10 @@ export const brandFields = {
   secondaryColor: color("The secondary colour")
     .meta({ example: "#E0A458" })
     .describe("Accent colour as #RRGGBB; videos use it."),
+  requiresApproval: z
+    .boolean({ error: "requiresApproval must be true or false." })
+    .meta({ example: false })
+    .describe("Posts need an owner's approval before they are scheduled or published."),
   monthlyVideoQuota: z
     .int({ error: "The monthly video quota must be a whole number." })
     .min(0, "The monthly video quota cannot be negative.")
@@ -135,6 +139,7 @@ export const createBrandBody = brandObject({
   defaultHashtags: brandFields.defaultHashtags.default([]),
   primaryColor: brandFields.primaryColor.default("#1F2937"),
   secondaryColor: brandFields.secondaryColor.default("#F59E0B"),
+  requiresApproval: brandFields.requiresApproval.default(false),
   monthlyVideoQuota: brandFields.monthlyVideoQuota.default(null),
 }).meta({ id: "CreateBrandRequest" });
 
@@ -151,6 +156,7 @@ export const updateBrandBody = brandObject({
   defaultHashtags: brandFields.defaultHashtags.optional(),
   primaryColor: brandFields.primaryColor.optional(),
   secondaryColor: brandFields.secondaryColor.optional(),
+  requiresApproval: brandFields.requiresApproval.optional(),
   monthlyVideoQuota: brandFields.monthlyVideoQuota.optional(),
 })
   .refine((body) => Object.keys(body).length > 0, "Send at least one field to change.")

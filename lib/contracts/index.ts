@@ -1,8 +1,10 @@
+import { listActivity } from "./activity";
 import { brandContext, createBrand, getBrand, listBrands, updateBrand, uploadAvatar } from "./brands";
 import { backendConnectCheck } from "./health";
 import { createApiKey, listApiKeys, revokeApiKey } from "./keys";
 import type { Operation } from "./operation";
 import { generatePost, generatePostStream, getPost, listPosts, updatePost } from "./posts";
+import { listReviewQueue, reviewPost, submitPost } from "./reviews";
 import {
   acceptInvitation,
   createInvitation,
@@ -62,4 +64,8 @@ export const operations: Operation[] = [
   getInvitation,
   acceptInvitation,
   deleteAccount,
+  submitPost,
+  reviewPost,
+  listReviewQueue,
+  listActivity,
 ];

@@ -183,6 +183,18 @@ export const post = z
     hashtags: hashtagList,
     status: z.enum(POST_STATUSES).describe("DESIGN §10: a new post is always `draft`."),
     videoUrl: z.string().nullable(),
+    review: z
+      .object({
+        action: z.enum(["submitted", "approved", "changes_requested"]),
+        by: idOf("usr").nullable().describe("Who acted; null once that account is deleted."),
+        at: isoDateTime,
+        comment: z.string().nullable(),
+      })
+      .nullable()
+      .meta({ example: null })
+      .describe(
+        "The last approval step: submitted, approved, or changes requested (with the comment); null before any.",
+      ),
     generation: z.object({
       provider: z.string().describe("local, openai or openai-compatible."),
       model: z.string(),

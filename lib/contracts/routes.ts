@@ -81,6 +81,10 @@ export const ROUTES = {
     path: "/api/invitations/{token}/accept",
   }),
   deleteAccount: route({ id: "delete-account", method: "DELETE", path: "/api/users/me" }),
+  submitPost: route({ id: "submit-post", method: "POST", path: "/api/posts/{postId}/submit" }),
+  reviewPost: route({ id: "review-post", method: "POST", path: "/api/posts/{postId}/review" }),
+  listReviewQueue: route({ id: "list-review-queue", method: "GET", path: "/api/reviews" }),
+  listActivity: route({ id: "list-activity", method: "GET", path: "/api/brands/{brandId}/activity" }),
 } as const;
 
 export type RouteName = keyof typeof ROUTES;

@@ -1,11 +1,13 @@
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { posts } from "@/db/schema";
+import { brands, posts } from "@/db/schema";
+import { recordActivity } from "@/lib/activity/record-activity";
 import { ApiError } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import type { PostView, UpdatePostInput } from "@/lib/contracts/posts";
 import { channelRuleIssues } from "./channel-rules";
 import { getPostForPrincipal } from "./get-post";
+import { statusAfterEdit } from "./post-state";
 import { toPostView } from "./post-view";
 
 /** Saves the editor's changes. The post as it would be after the change must keep its channel's rules. */
@@ -36,15 +38,32 @@ export async function updatePostContent({
     if (issues.length) {
       throw new ApiError("invalid_request", `${issues[0].path}: ${issues[0].message}`, { details: issues });
     }
+    const [brand] = await tx
+      .select({ requiresApproval: brands.requiresApproval })
+      .from(brands)
+      .where(eq(brands.id, current.brandId));
+    const status = statusAfterEdit(current.status, brand?.requiresApproval ?? false);
     const [updated] = await tx
       .update(posts)
       .set({
         ...next,
+        status,
         ...(input.videoUrl !== undefined ? { videoUrl: input.videoUrl } : {}),
         updatedAt: new Date(),
       })
       .where(eq(posts.id, current.id))
       .returning();
+    await recordActivity(tx, {
+      brandId: current.brandId,
+      actorId: principal.userId,
+      action: "post.updated",
+      subjectType: "post",
+      subjectId: current.id,
+      details: {
+        fields: Object.keys(input),
+        ...(status !== current.status ? { from: current.status, to: status } : {}),
+      },
+    });
     return updated;
   });
   return toPostView(row);
