@@ -89,13 +89,13 @@ describe("approval over HTTP", () => {
     const changes = await review({ decision: "request_changes", comment: "Lead with the origin." });
     expect(changes.body).toMatchObject({
       status: "draft",
-      review: { action: "changes_requested", comment: "Lead with the origin.", by: owner.email },
+      review: { action: "changes_requested", comment: "Lead with the origin.", by: owner.userId },
     });
     expect((await submit()).body.status).toBe("in_review");
     const approved = await review({ decision: "approve" });
     expect(approved.body).toMatchObject({
       status: "approved",
-      review: { action: "approved", by: owner.email },
+      review: { action: "approved", by: owner.userId },
     });
 
     const edited = await api(`/api/posts/${postId}`, {

@@ -58,6 +58,12 @@ async function newJob() {
   return response.body.jobId as string;
 }
 
+async function newPost() {
+  const response = await call(owner, "/api/content/create", { method: "POST", json: brief() });
+  expect(response.status, response.text).toBe(201);
+  return response.body.postId as string;
+}
+
 const brief = () => ({ brandId, channel: "linkedin", goal: "awareness", topic: "Our new seasonal roast" });
 
 /** How to send each brand-scoped operation successfully (fresh resources where it consumes one). */
@@ -110,6 +116,14 @@ const REQUESTS: Record<string, () => Promise<Omit<Request, "method">>> = {
     );
     return { path: `/api/brands/${brandId}/invitations/${invitationId}/resend`, json: {}, status: 200 };
   },
+  "submit-post": async () => ({ path: `/api/posts/${await newPost()}/submit`, json: {}, status: 200 }),
+  "review-post": async () => {
+    const id = await newPost();
+    const submitted = await call(owner, `/api/posts/${id}/submit`, { method: "POST", json: {} });
+    expect(submitted.status, submitted.text).toBe(200);
+    return { path: `/api/posts/${id}/review`, json: { decision: "approve" }, status: 200 };
+  },
+  "list-activity": async () => ({ path: `/api/brands/${brandId}/activity`, status: 200 }),
   "revoke-invitation": async () => {
     const { invitationId } = await invite(
       `revoke-${Math.random().toString(36).slice(2)}@example.test`,

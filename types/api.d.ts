@@ -627,6 +627,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/posts/{postId}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit post for review
+         * @description Sends a draft to the brand's owners for approval (status in_review).
+         *
+         *     Docs card: [/api-docs/submit-post](/api-docs/submit-post).
+         */
+        post: operations["submit-post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/{postId}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Review post
+         * @description Approves a post in review, or sends it back to draft with a comment.
+         *
+         *     Docs card: [/api-docs/review-post](/api-docs/review-post).
+         */
+        post: operations["review-post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List posts to review
+         * @description The posts waiting for the caller's approval, across their brands.
+         *
+         *     Docs card: [/api-docs/list-review-queue](/api-docs/list-review-queue).
+         */
+        get: operations["list-review-queue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/brands/{brandId}/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List brand activity
+         * @description Who did what to the brand and when, newest first, a page at a time.
+         *
+         *     Docs card: [/api-docs/list-activity](/api-docs/list-activity).
+         */
+        get: operations["list-activity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -711,6 +799,11 @@ export interface components {
              */
             secondaryColor: string;
             /**
+             * @description Posts need an owner's approval before they are scheduled or published.
+             * @example false
+             */
+            requiresApproval: boolean;
+            /**
              * @description Videos per calendar month (UTC); null uses the deployment default (VIDEO_MONTHLY_QUOTA).
              * @example 30
              */
@@ -720,6 +813,12 @@ export interface components {
              * @example 30
              */
             effectiveMonthlyVideoQuota: number;
+            /**
+             * @description The caller's role on this brand (lib/contracts/permissions.ts says what it may do).
+             * @example owner
+             * @enum {string}
+             */
+            role: "viewer" | "editor" | "owner";
             /**
              * @description none: no avatar; training: an upload is being prepared; ready; failed: see avatarError.
              * @example ready
@@ -825,6 +924,11 @@ export interface components {
              */
             secondaryColor?: string;
             /**
+             * @description Posts need an owner's approval before they are scheduled or published. Default: false.
+             * @example false
+             */
+            requiresApproval?: boolean;
+            /**
              * @description Videos per calendar month (UTC); null uses the deployment default (VIDEO_MONTHLY_QUOTA). Default: null.
              * @example 30
              */
@@ -903,6 +1007,11 @@ export interface components {
              * @example #E0A458
              */
             secondaryColor?: string;
+            /**
+             * @description Posts need an owner's approval before they are scheduled or published.
+             * @example false
+             */
+            requiresApproval?: boolean;
             /**
              * @description Videos per calendar month (UTC); null uses the deployment default (VIDEO_MONTHLY_QUOTA).
              * @example 30
@@ -1065,6 +1174,19 @@ export interface components {
              */
             status: "draft" | "in_review" | "approved" | "scheduled" | "published";
             videoUrl: string | null;
+            /**
+             * @description The last approval step: submitted, approved, or changes requested (with the comment); null before any.
+             * @example null
+             */
+            review: {
+                /** @enum {string} */
+                action: "submitted" | "approved" | "changes_requested";
+                /** @description Who acted; null once that account is deleted. */
+                by: string | null;
+                /** Format: date-time */
+                at: string;
+                comment: string | null;
+            } | null;
             generation: {
                 /** @description local, openai or openai-compatible. */
                 provider: string;
@@ -1282,6 +1404,42 @@ export interface components {
             role: "viewer" | "editor" | "owner";
         };
         AcceptInvitationRequest: Record<string, never>;
+        ReviewQueue: {
+            /** @description Posts in review on brands where the caller approves, oldest first (at most 100). */
+            items: components["schemas"]["Post"][];
+        };
+        ActivityPage: {
+            items: components["schemas"]["ActivityEntry"][];
+            nextCursor: string | null;
+        };
+        ActivityEntry: {
+            /** @example act_7Hq2mXbV9kLr3NpQ */
+            activityId: string;
+            /** @example brd_7Hq2mXbV9kLr3NpQ */
+            brandId: string;
+            /**
+             * @example post.approved
+             * @enum {string}
+             */
+            action: "brand.created" | "brand.updated" | "brand.avatar_uploaded" | "member.joined" | "member.role_changed" | "member.removed" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "post.created" | "post.updated" | "post.submitted" | "post.approved" | "post.changes_requested" | "post.deleted" | "video.created" | "video.canceled";
+            /** @description Who did it; null once that account is deleted. */
+            actorId: string | null;
+            /** @example maria@example.com */
+            actorEmail: string | null;
+            /** @example post */
+            subjectType: string | null;
+            /** @example pst_7Hq2mXbV9kLr3NpQ */
+            subjectId: string | null;
+            /** @description What changed, by action (roles, fields, comment…). */
+            details: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @example 2025-05-02T10:00:00.000Z
+             */
+            createdAt: string;
+        };
         /** @description Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. HTTP 400. */
         Error_invalid_request: {
             /**
@@ -5258,6 +5416,388 @@ export interface operations {
             };
             /** @description `payload_too_large`: The body is over the operation's limit (JSON 256 KB unless stated otherwise; uploads 5 MB). Refused before it is read whole. */
             413: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "submit-post": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                postId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A note for the reviewer.
+                     * @example Lead with the origin of the beans, then the offer.
+                     */
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The post, now in review. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over the operation's limit (JSON 256 KB unless stated otherwise; uploads 5 MB). Refused before it is read whole. */
+            413: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "review-post": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                postId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @example request_changes
+                     * @enum {string}
+                     */
+                    decision: "approve" | "request_changes";
+                    /**
+                     * @description What to change (shown to the author); required to request changes.
+                     * @example Lead with the origin of the beans, then the offer.
+                     */
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The post after the decision. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over the operation's limit (JSON 256 KB unless stated otherwise; uploads 5 MB). Refused before it is read whole. */
+            413: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "list-review-queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The posts in review. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewQueue"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "list-activity": {
+        parameters: {
+            query?: {
+                /** @description nextCursor from the previous page. */
+                cursor?: string;
+                /** @description Default: 50. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                brandId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityPage"];
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
                 headers: {
                     /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
                     "X-Request-Id"?: string;

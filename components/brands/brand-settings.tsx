@@ -91,6 +91,9 @@ export function BrandSettings({ brandId }: { brandId: string }) {
           <Link href={`/brands/${brandId}/members`} className="text-brand-600 hover:underline">
             Members
           </Link>
+          <Link href={`/brands/${brandId}/activity`} className="text-brand-600 hover:underline">
+            Activity
+          </Link>
         </nav>
         {!canEdit && (
           <p role="note" className="mt-3 rounded-lg bg-slate-100 px-3 py-2 text-sm text-slate-700">

@@ -8,6 +8,7 @@ export const NAV_ITEMS = [
   { href: "/studio", label: "Studio" },
   { href: "/brands", label: "Brands" },
   { href: "/videos", label: "Videos" },
+  { href: "/review", label: "Review" },
   { href: "/api-docs", label: "API docs" },
   { href: "/settings", label: "Settings" },
 ] as const;
