@@ -116,5 +116,18 @@ describe("approval over HTTP", () => {
       "post.changes_requested",
       "post.submitted",
     ]);
+    // The brand's own history, oldest last: created, approval turned on, the editor invited and joined.
+    expect(actions.slice(-4)).toEqual([
+      "member.joined",
+      "invitation.created",
+      "brand.updated",
+      "brand.created",
+    ]);
+    const turnedOn = activity.body.items.find((item: { action: string }) => item.action === "brand.updated");
+    expect(turnedOn).toMatchObject({
+      actorId: owner.userId,
+      actorEmail: owner.email,
+      details: { fields: ["requiresApproval"] },
+    });
   });
 });
