@@ -127,6 +127,52 @@ export const brandMembers = pgTable(
   (t) => [primaryKey({ columns: [t.brandId, t.userId] }), index("brand_members_user_idx").on(t.userId)],
 );
 
+/**
+ * An owner's invitation to join a brand with a role. The link carries a random token; only its SHA-256 is
+ * kept. It works once, until `expiresAt`, unless revoked; a resend issues a new token (the old link stops).
+ */
+export const brandInvitations = pgTable(
+  "brand_invitations",
+  {
+    id: text("id").primaryKey(),
+    brandId: text("brand_id")
+      .notNull()
+      .references(() => brands.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    role: text("role").$type<BrandRole>().notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    invitedBy: text("invited_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    expiresAt: at("expires_at").notNull(),
+    acceptedAt: at("accepted_at"),
+    acceptedBy: text("accepted_by").references(() => users.id, { onDelete: "set null" }),
+    revokedAt: at("revoked_at"),
+  },
+  (t) => [index("brand_invitations_brand_idx").on(t.brandId, t.createdAt, t.id)],
+);
+
+/**
+ * Who did what to a brand, and when; written in the same transaction as the change it records. `actorId`
+ * goes null when that account is deleted (the entry stays, with `actorEmail` as it was).
+ */
+export const activityLog = pgTable(
+  "activity_log",
+  {
+    id: text("id").primaryKey(),
+    brandId: text("brand_id")
+      .notNull()
+      .references(() => brands.id, { onDelete: "cascade" }),
+    actorId: text("actor_id").references(() => users.id, { onDelete: "set null" }),
+    actorEmail: text("actor_email"),
+    action: text("action").notNull(),
+    subjectType: text("subject_type"),
+    subjectId: text("subject_id"),
+    details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [index("activity_log_brand_created_idx").on(t.brandId, t.createdAt, t.id)],
+);
+
 export type MediaPlan = {
   format: "text_only" | "single_image" | "carousel" | "video";
   items: {
@@ -149,9 +195,8 @@ export const posts = pgTable(
     brandId: text("brand_id")
       .notNull()
       .references(() => brands.id, { onDelete: "cascade" }),
-    createdBy: text("created_by")
-      .notNull()
-      .references(() => users.id),
+    // Null once that account is deleted; the brand keeps the post.
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
     channel: text("channel").$type<"telegram" | "instagram" | "linkedin">().notNull(),
     goal: text("goal").notNull(),
     topic: text("topic").notNull(),
@@ -162,6 +207,11 @@ export const posts = pgTable(
     hashtags: jsonb("hashtags").$type<string[]>().notNull(),
     status: text("status").$type<PostStatus>().notNull().default("draft"),
     videoUrl: text("video_url"),
+    // Approval (DESIGN §10): the last review action on the post, who took it, and the owner's comment.
+    reviewAction: text("review_action").$type<"submitted" | "approved" | "changes_requested">(),
+    reviewedBy: text("reviewed_by").references(() => users.id, { onDelete: "set null" }),
+    reviewedAt: at("reviewed_at"),
+    reviewComment: text("review_comment"),
     seed: integer("seed").notNull(),
     provider: text("provider").notNull(),
     model: text("model").notNull(),
@@ -182,9 +232,8 @@ export const videoJobs = pgTable(
       .notNull()
       .references(() => brands.id, { onDelete: "cascade" }),
     postId: text("post_id").references(() => posts.id, { onDelete: "set null" }),
-    createdBy: text("created_by")
-      .notNull()
-      .references(() => users.id),
+    // Null once that account is deleted; the brand keeps the post.
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
     mode: text("mode").$type<"avatar" | "regular">().notNull(),
     // The frame's shape; the renderer makes the short side 720 px.
     aspectRatio: text("aspect_ratio").$type<"9:16" | "4:5" | "1:1" | "16:9">().notNull().default("16:9"),
@@ -306,9 +355,8 @@ export const channelConnections = pgTable(
     credentials: text("credentials").notNull(),
     status: text("status").$type<ChannelConnectionStatus>().notNull().default("active"),
     statusMessage: text("status_message"),
-    createdBy: text("created_by")
-      .notNull()
-      .references(() => users.id),
+    // Kept when its creator deletes their account (DELETE /api/users/me), like posts and video jobs.
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -336,9 +384,8 @@ export const publications = pgTable(
     // Null once the connection is removed (the publication stays in the history).
     channelId: text("channel_id").references(() => channelConnections.id, { onDelete: "set null" }),
     channel: text("channel").$type<"telegram" | "instagram" | "linkedin">().notNull(),
-    createdBy: text("created_by")
-      .notNull()
-      .references(() => users.id),
+    // Kept when its creator deletes their account (DELETE /api/users/me), like posts and video jobs.
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
     status: text("status").$type<PublicationStatus>().notNull().default("scheduled"),
     publishAt: at("publish_at").notNull(),
     attempts: integer("attempts").notNull().default(0),
@@ -412,3 +459,5 @@ export type ChannelConnection = typeof channelConnections.$inferSelect;
 export type Publication = typeof publications.$inferSelect;
 export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
 export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
+export type BrandInvitation = typeof brandInvitations.$inferSelect;
+export type ActivityEntry = typeof activityLog.$inferSelect;

@@ -52,6 +52,10 @@ const envObject = z.object({
   NEXTAUTH_URL: httpUrl(),
   AUTH_TRUST_HOST: flag(),
   APP_URL: httpUrl(),
+  // Invitations are emailed through this server when set (smtp:// or smtps://, credentials in the URL);
+  // without it the owner copies the link. SMTP_FROM is the sender (default: Brand Studio <no-reply@host>).
+  SMTP_URL: url(/^smtps?$/, "an smtp:// or smtps:// URL"),
+  SMTP_FROM: text(),
   GITHUB_ID: text(),
   GITHUB_SECRET: text(),
   GOOGLE_CLIENT_ID: text(),
@@ -209,7 +213,7 @@ export type EnvKey = keyof typeof envObject.shape;
 
 /** Every variable's name, in the schema's order (the README table and .env.example are tested against it). */
 export const ENV_KEYS = Object.keys(envObject.shape) as EnvKey[];
-const SECRET = /SECRET|API_KEY|PASSWORD|TOKEN|ENCRYPTION_KEY/;
+const SECRET = /SECRET|API_KEY|PASSWORD|TOKEN|ENCRYPTION_KEY|SMTP_URL/;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {

@@ -311,6 +311,7 @@ export function PostStudio({ postId }: { postId?: string }) {
                     : current,
                 );
               }}
+              role={brands.data?.find((item) => item.brandId === post.brandId)?.role}
             />
           )}
         </div>

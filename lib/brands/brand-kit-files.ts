@@ -2,11 +2,12 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { type Brand, brands } from "@/db/schema";
+import { brands } from "@/db/schema";
+import { recordActivity } from "@/lib/activity/record-activity";
 import type { Principal } from "@/lib/auth/authenticate";
 import { log } from "@/lib/log";
 import { getMediaStorage } from "@/lib/media/storage";
-import { requireBrandPermission } from "./brand-access";
+import { type BrandAccess, requireBrandPermission } from "./brand-access";
 import { normalizeLogo } from "./brand-logo-image";
 import { probeMusic } from "./brand-music-file";
 
@@ -31,20 +32,28 @@ async function swapKitFile({
   brandId: string;
   kind: KitFile;
   key: string | null;
-}): Promise<Brand> {
+}): Promise<BrandAccess> {
   const storage = getMediaStorage();
   const db = await getDb();
   const column = COLUMN[kind];
-  const { previous, brand } = await db
+  const { previous, brand, role } = await db
     .transaction(async (tx) => {
-      await requireBrandPermission({ principal, brandId, permission: "brand.update", tx });
+      const { role } = await requireBrandPermission({ principal, brandId, permission: "brand.update", tx });
       const [current] = await tx.select().from(brands).where(eq(brands.id, brandId)).for("update");
       const [updated] = await tx
         .update(brands)
         .set({ [column]: key, updatedAt: new Date() })
         .where(eq(brands.id, brandId))
         .returning();
-      return { previous: current[column], brand: updated };
+      await recordActivity(tx, {
+        brandId,
+        actorId: principal.userId,
+        action: "brand.kit_updated",
+        subjectType: "brand",
+        subjectId: brandId,
+        details: { [kind]: key ? "uploaded" : "removed" },
+      });
+      return { previous: current[column], brand: updated, role };
     })
     .catch(async (error: unknown) => {
       if (key) await storage.remove(key).catch(() => {});
@@ -55,7 +64,7 @@ async function swapKitFile({
       .remove(previous)
       .catch((error) => log.warn("brand_kit_old_file_not_removed", { brandId, kind, error }));
   }
-  return brand;
+  return { brand, role };
 }
 
 /** Checks, rasterises and stores a new logo (owners only); the old one is removed. */

@@ -1,6 +1,8 @@
+import "server-only";
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { brands } from "@/db/schema";
+import { recordActivity } from "@/lib/activity/record-activity";
 import type { Principal } from "@/lib/auth/authenticate";
 import type { UpdateBrandInput } from "@/lib/contracts/brands";
 import { requireBrandPermission } from "./brand-access";
@@ -27,6 +29,14 @@ export async function updateBrand({
       .set({ ...input, updatedAt: new Date() })
       .where(eq(brands.id, brandId))
       .returning();
-    return brand;
+    await recordActivity(tx, {
+      brandId,
+      actorId: principal.userId,
+      action: "brand.updated",
+      subjectType: "brand",
+      subjectId: brandId,
+      details: { fields: Object.keys(input) },
+    });
+    return { brand, role };
   });
 }

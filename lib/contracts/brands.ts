@@ -9,7 +9,7 @@ import {
 } from "./brand-kit-rules";
 import { AVATAR_UPLOAD, BRAND_LIMITS, COLOR_PATTERN, HASHTAG_PATTERN, LANGUAGE_PATTERN } from "./brand-rules";
 import { idOf, isoDateTime, userText } from "./common";
-import { AVATAR_STATUSES } from "./enums";
+import { AVATAR_STATUSES, BRAND_ROLES } from "./enums";
 import { defineOperation } from "./operation";
 import { ROUTES } from "./routes";
 import { VIDEO_ASPECT_RATIOS } from "./video-rules";
@@ -119,6 +119,10 @@ export const brandFields = {
     .describe(
       "The OpenAI voice videos speak with when the server has OPENAI_API_KEY; null uses the server's TTS_VOICE. Without OpenAI, eSpeak NG speaks in the brand's language.",
     ),
+  requiresApproval: z
+    .boolean({ error: "requiresApproval must be true or false." })
+    .meta({ example: false })
+    .describe("Posts need an owner's approval before they are scheduled or published."),
   monthlyVideoQuota: z
     .int({ error: "The monthly video quota must be a whole number." })
     .min(0, "The monthly video quota cannot be negative.")
@@ -162,6 +166,7 @@ export const createBrandBody = brandObject({
   secondaryColor: brandFields.secondaryColor.default("#F59E0B"),
   font: brandFields.font.default("sans"),
   ttsVoice: brandFields.ttsVoice.default(null),
+  requiresApproval: brandFields.requiresApproval.default(false),
   monthlyVideoQuota: brandFields.monthlyVideoQuota.default(null),
 }).meta({ id: "CreateBrandRequest" });
 
@@ -180,6 +185,7 @@ export const updateBrandBody = brandObject({
   secondaryColor: brandFields.secondaryColor.optional(),
   font: brandFields.font.optional(),
   ttsVoice: brandFields.ttsVoice.optional(),
+  requiresApproval: brandFields.requiresApproval.optional(),
   monthlyVideoQuota: brandFields.monthlyVideoQuota.optional(),
 })
   .refine((body) => Object.keys(body).length > 0, "Send at least one field to change.")
@@ -208,6 +214,10 @@ export const brandResponse = z
       .int()
       .meta({ example: 30 })
       .describe("The quota that applies: monthlyVideoQuota, or the deployment default when that is null."),
+    role: z
+      .enum(BRAND_ROLES)
+      .meta({ example: "owner" })
+      .describe("The caller's role on this brand (lib/contracts/permissions.ts says what it may do)."),
     avatarStatus: z
       .enum(AVATAR_STATUSES)
       .meta({ example: "ready" })
@@ -363,6 +373,7 @@ export const getBrand = defineOperation({
   ...ROUTES.getBrand,
   title: "Get brand",
   auth: "bearer",
+  permission: "brand.read",
   summary: "Returns one brand profile, with its avatar state.",
   pathParams: brandParams,
   responses: { 200: { description: "The brand.", schema: brandResponse } },
@@ -373,6 +384,7 @@ export const updateBrand = defineOperation({
   ...ROUTES.updateBrand,
   title: "Update brand",
   auth: "bearer",
+  permission: "brand.update",
   summary: "Changes the fields sent and leaves the others as they are.",
   pathParams: brandParams,
   body: updateBrandBody,
@@ -381,6 +393,7 @@ export const updateBrand = defineOperation({
     "invalid_request",
     "unauthorized",
     "not_found",
+    "forbidden",
     "payload_too_large",
     "service_unavailable",
     "internal_error",
@@ -391,6 +404,7 @@ export const brandContext = defineOperation({
   ...ROUTES.brandContext,
   title: "Brand context for AI",
   auth: "bearer",
+  permission: "brand.read",
   summary: "Returns the brand context that AI generation uses, with the exact system prompt.",
   pathParams: brandParams,
   responses: { 200: { description: "The brand context and prompt.", schema: brandContextResponse } },
@@ -401,6 +415,7 @@ export const uploadAvatar = defineOperation({
   ...ROUTES.uploadAvatar,
   title: "Upload avatar",
   auth: "bearer",
+  permission: "brand.update",
   summary: "Uploads the brand's avatar image and starts its training; a new upload replaces the old avatar.",
   pathParams: brandParams,
   body: uploadAvatarBody,
@@ -416,6 +431,7 @@ export const uploadAvatar = defineOperation({
     "invalid_request",
     "unauthorized",
     "not_found",
+    "forbidden",
     "provider_unavailable",
     "payload_too_large",
     "service_unavailable",

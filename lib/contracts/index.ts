@@ -1,3 +1,4 @@
+import { listActivity } from "./activity";
 import {
   brandContext,
   brandPreview,
@@ -33,6 +34,19 @@ import {
   listChannels,
   listPublications,
 } from "./publishing";
+import { listReviewQueue, reviewPost, submitPost } from "./reviews";
+import {
+  acceptInvitation,
+  createInvitation,
+  deleteAccount,
+  getInvitation,
+  listInvitations,
+  listMembers,
+  removeMember,
+  resendInvitation,
+  revokeInvitation,
+  updateMember,
+} from "./teams";
 import { signUp } from "./users";
 import { cancelVideoJob, generateVideo, getVideoJobStatus, listVideoJobs } from "./video";
 import {
@@ -85,4 +99,18 @@ export const operations: Operation[] = [
   listPublications,
   getPublication,
   cancelPublication,
+  listMembers,
+  updateMember,
+  removeMember,
+  listInvitations,
+  createInvitation,
+  resendInvitation,
+  revokeInvitation,
+  getInvitation,
+  acceptInvitation,
+  deleteAccount,
+  submitPost,
+  reviewPost,
+  listReviewQueue,
+  listActivity,
 ];

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { ErrorCode } from "@/lib/api/error-codes";
+import type { Permission } from "./permissions";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
@@ -15,6 +16,11 @@ export type Operation = {
   /** OpenAPI path template, e.g. /api/posts/{postId}. */
   path: string;
   auth: "bearer" | "none";
+  /**
+   * The brand permission (lib/contracts/permissions.ts) the caller's role must have, for an operation on one
+   * brand or on something of a brand; absent for operations on the caller's own account.
+   */
+  permission?: Permission;
   summary: string;
   pathParams?: z.ZodObject;
   query?: z.ZodObject;

@@ -213,6 +213,18 @@ export const post = z
     hashtags: hashtagList,
     status: z.enum(POST_STATUSES).describe("DESIGN §10: a new post is always `draft`."),
     videoUrl: z.string().nullable(),
+    review: z
+      .object({
+        action: z.enum(["submitted", "approved", "changes_requested"]),
+        by: idOf("usr").nullable().describe("Who acted; null once that account is deleted."),
+        at: isoDateTime,
+        comment: z.string().nullable(),
+      })
+      .nullable()
+      .meta({ example: null })
+      .describe(
+        "The last approval step: submitted, approved, or changes requested (with the comment); null before any.",
+      ),
     generation: z.object({
       provider: z.string().describe("local, openai or openai-compatible."),
       model: z.string(),
@@ -276,6 +288,7 @@ export const generatePost = defineOperation({
   ...ROUTES.generatePost,
   title: "Generate post",
   auth: "bearer",
+  permission: "post.create",
   summary:
     "Writes a draft post (caption, media plan, hashtags) for a channel from a brief in the brand's voice and saves it.",
   body: generatePostBody,
@@ -286,6 +299,7 @@ export const generatePost = defineOperation({
     "invalid_request",
     "unauthorized",
     "not_found",
+    "forbidden",
     "brief_too_short",
     "brand_context_missing",
     "moderation_required",
@@ -302,6 +316,7 @@ export const generatePostStream = defineOperation({
   ...ROUTES.generatePostStream,
   title: "Generate post (streamed)",
   auth: "bearer",
+  permission: "post.create",
   summary:
     "Generate post, streamed: the draft arrives as NDJSON events while the model writes it, then the saved post.",
   body: generatePostBody,
@@ -325,6 +340,7 @@ export const generatePostStream = defineOperation({
     "invalid_request",
     "unauthorized",
     "not_found",
+    "forbidden",
     "brief_too_short",
     "brand_context_missing",
     "moderation_required",
@@ -340,6 +356,7 @@ export const getPost = defineOperation({
   ...ROUTES.getPost,
   title: "Get post",
   auth: "bearer",
+  permission: "post.read",
   summary: "Returns one saved post.",
   pathParams: postParams,
   responses: { 200: { description: "The post.", schema: post } },
@@ -350,6 +367,7 @@ export const updatePost = defineOperation({
   ...ROUTES.updatePost,
   title: "Update post",
   auth: "bearer",
+  permission: "post.update",
   summary: "Saves edits to a post's caption, media plan, hashtags or video under the channel's rules.",
   pathParams: postParams,
   body: updatePostBody,
@@ -358,6 +376,7 @@ export const updatePost = defineOperation({
     "invalid_request",
     "unauthorized",
     "not_found",
+    "forbidden",
     "payload_too_large",
     "service_unavailable",
     "internal_error",
@@ -368,6 +387,7 @@ export const listPosts = defineOperation({
   ...ROUTES.listPosts,
   title: "List posts",
   auth: "bearer",
+  permission: "post.read",
   summary: "Lists a brand's posts, newest first, a page at a time.",
   query: listPostsQuery,
   responses: { 200: { description: "A page of posts.", schema: postPage } },

@@ -78,6 +78,48 @@ export const ROUTES = {
     method: "DELETE",
     path: "/api/publications/{publicationId}",
   }),
+  listMembers: route({ id: "list-members", method: "GET", path: "/api/brands/{brandId}/members" }),
+  updateMember: route({
+    id: "update-member",
+    method: "PATCH",
+    path: "/api/brands/{brandId}/members/{userId}",
+  }),
+  removeMember: route({
+    id: "remove-member",
+    method: "DELETE",
+    path: "/api/brands/{brandId}/members/{userId}",
+  }),
+  listInvitations: route({
+    id: "list-invitations",
+    method: "GET",
+    path: "/api/brands/{brandId}/invitations",
+  }),
+  createInvitation: route({
+    id: "create-invitation",
+    method: "POST",
+    path: "/api/brands/{brandId}/invitations",
+  }),
+  resendInvitation: route({
+    id: "resend-invitation",
+    method: "POST",
+    path: "/api/brands/{brandId}/invitations/{invitationId}/resend",
+  }),
+  revokeInvitation: route({
+    id: "revoke-invitation",
+    method: "DELETE",
+    path: "/api/brands/{brandId}/invitations/{invitationId}",
+  }),
+  getInvitation: route({ id: "get-invitation", method: "GET", path: "/api/invitations/{token}" }),
+  acceptInvitation: route({
+    id: "accept-invitation",
+    method: "POST",
+    path: "/api/invitations/{token}/accept",
+  }),
+  deleteAccount: route({ id: "delete-account", method: "DELETE", path: "/api/users/me" }),
+  submitPost: route({ id: "submit-post", method: "POST", path: "/api/posts/{postId}/submit" }),
+  reviewPost: route({ id: "review-post", method: "POST", path: "/api/posts/{postId}/review" }),
+  listReviewQueue: route({ id: "list-review-queue", method: "GET", path: "/api/reviews" }),
+  listActivity: route({ id: "list-activity", method: "GET", path: "/api/brands/{brandId}/activity" }),
 } as const;
 
 export type RouteName = keyof typeof ROUTES;

@@ -64,6 +64,8 @@ function createsOf(cardId: string, body: Json): string {
       return `a new brand named ${quote(name ?? "")}, with you as its owner.`;
     case "generate-post":
       return "a new draft post in the brand {brandId}; nothing existing changes.";
+    case "create-invitation":
+      return `an invitation for ${quote(bodyField(body, "email") ?? "the email in the body")} to the brand {brandId}, with a link that works once (revoke it on the brand's Members page).`;
     case "generate-video":
       return "a new video job in the brand {brandId}; it uses one unit of that brand's monthly quota (given back if the job fails or is canceled).";
     default:
@@ -88,6 +90,16 @@ function changeOf(method: string, cardId: string, body: Json): string {
       return "disconnects the channel: its stored token is deleted and its scheduled publications are canceled.";
     case "cancel-publication":
       return "cancels it if it is still scheduled; nothing is sent.";
+    case "remove-member":
+      return "removes that person from the brand: their next request for it answers 404.";
+    case "revoke-invitation":
+      return "revokes it: the link then says it was revoked. This cannot be undone.";
+    case "resend-invitation":
+      return "issues a new link for it; the old link stops working.";
+    case "accept-invitation":
+      return "adds you to the invitation's brand with its role, and uses the link up.";
+    case "delete-account":
+      return "deletes your account for good: its API keys and sessions stop at once. This cannot be undone.";
     case "upload-avatar":
       return "replaces its avatar image with the uploaded one and starts training again (avatarStatus becomes training).";
     case "upload-logo":

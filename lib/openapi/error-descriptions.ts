@@ -31,6 +31,10 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   job_not_cancelable:
     "The video job has already succeeded or failed; only a queued or running job can be canceled. `details`: `{ status }`.",
   post_not_approved: "The brand requires approval, and the post has not been approved.",
+  invitation_unavailable:
+    "The invitation link cannot be used any more. `details`: `{ reason }`, one of `accepted`, `expired`, `revoked`.",
+  last_owner:
+    "The change would leave a brand without an owner: promote another member first. `details`: `{ brandId }`.",
   channel_reauth_required:
     "The channel connection's token was refused by the platform; an owner must reconnect it.",
   publish_rule_violation:

@@ -20,7 +20,7 @@ export async function listBrandPosts({
   limit: number;
 }): Promise<{ items: PostView[]; nextCursor: string | null }> {
   const after = cursor;
-  const brand = await getBrandForPrincipal({ principal, brandId });
+  const brand = await getBrandForPrincipal({ principal, brandId, permission: "post.read" });
   const db = await getDb();
   const rows = await db
     .select()

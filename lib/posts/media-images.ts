@@ -25,7 +25,7 @@ const newImageKey = (postId: string) => `posts/${postId}/media/${randomBytes(12)
  * who may edit posts (editor), an item that exists (404) and is an image (400).
  */
 async function imageItemOf(principal: Principal, postId: string, index: number) {
-  const post = await getPostForPrincipal({ principal, postId });
+  const post = await getPostForPrincipal({ principal, postId, permission: "post.update" });
   const { brand } = await requireBrandPermission({
     principal,
     brandId: post.brandId,
@@ -49,7 +49,13 @@ async function swapItemImage(principal: Principal, postId: string, index: number
   const db = await getDb();
   const { previous, row } = await db
     .transaction(async (tx) => {
-      const current = await getPostForPrincipal({ principal, postId, tx, forUpdate: true });
+      const current = await getPostForPrincipal({
+        principal,
+        postId,
+        permission: "post.update",
+        tx,
+        forUpdate: true,
+      });
       const item = current.mediaPlan.items[index];
       if (item?.type !== "image") throw notFound("Media item");
       const items = current.mediaPlan.items.map((entry, i): Item => {

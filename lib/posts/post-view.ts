@@ -26,6 +26,15 @@ export function toPostView(row: Post, imageUrls: (string | null)[] = []): PostVi
     hashtags: row.hashtags,
     status: row.status,
     videoUrl: row.videoUrl,
+    review:
+      row.reviewAction && row.reviewedAt
+        ? {
+            action: row.reviewAction,
+            by: row.reviewedBy,
+            at: row.reviewedAt.toISOString(),
+            comment: row.reviewComment,
+          }
+        : null,
     generation: {
       provider: row.provider,
       model: row.model,

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { type MediaPlan, posts } from "@/db/schema";
+import { brands, type MediaPlan, posts } from "@/db/schema";
+import { recordActivity } from "@/lib/activity/record-activity";
 import { ApiError } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import type { PostView, UpdatePostInput } from "@/lib/contracts/posts";
@@ -8,6 +9,7 @@ import { log } from "@/lib/log";
 import { getMediaStorage } from "@/lib/media/storage";
 import { channelRuleIssues } from "./channel-rules";
 import { getPostForPrincipal } from "./get-post";
+import { statusAfterEdit } from "./post-state";
 import { toSignedPostView } from "./post-view";
 
 /** The URL's path, decoded; null when it is not a URL or a path. */
@@ -49,7 +51,13 @@ export async function updatePostContent({
 }): Promise<PostView> {
   const db = await getDb();
   const { row, dropped } = await db.transaction(async (tx) => {
-    const current = await getPostForPrincipal({ principal, postId, tx, forUpdate: true });
+    const current = await getPostForPrincipal({
+      principal,
+      postId,
+      permission: "post.update",
+      tx,
+      forUpdate: true,
+    });
     const next = {
       caption: input.caption ?? current.caption,
       mediaPlan: input.mediaPlan ? withImageKeys(input.mediaPlan, current.mediaPlan) : current.mediaPlan,
@@ -59,15 +67,32 @@ export async function updatePostContent({
     if (issues.length) {
       throw new ApiError("invalid_request", `${issues[0].path}: ${issues[0].message}`, { details: issues });
     }
+    const [brand] = await tx
+      .select({ requiresApproval: brands.requiresApproval })
+      .from(brands)
+      .where(eq(brands.id, current.brandId));
+    const status = statusAfterEdit(current.status, brand?.requiresApproval ?? false);
     const [updated] = await tx
       .update(posts)
       .set({
         ...next,
+        status,
         ...(input.videoUrl !== undefined ? { videoUrl: input.videoUrl } : {}),
         updatedAt: new Date(),
       })
       .where(eq(posts.id, current.id))
       .returning();
+    await recordActivity(tx, {
+      brandId: current.brandId,
+      actorId: principal.userId,
+      action: "post.updated",
+      subjectType: "post",
+      subjectId: current.id,
+      details: {
+        fields: Object.keys(input),
+        ...(status !== current.status ? { from: current.status, to: status } : {}),
+      },
+    });
     const kept = new Set(next.mediaPlan.items.map((item) => item.imageKey));
     const dropped = current.mediaPlan.items
       .map((item) => item.imageKey)

@@ -69,7 +69,7 @@ export async function createPublication({
   postId: string;
   input: CreatePublicationInput;
 }) {
-  const post = await getPostForPrincipal({ principal, postId });
+  const post = await getPostForPrincipal({ principal, postId, permission: "publication.create" });
   const { brand } = await requireBrandPermission({
     principal,
     brandId: post.brandId,

@@ -11,7 +11,7 @@ export const dynamic = "force-dynamic";
 export const GET = withApi(
   withAuth(async (_req, { principal, params }) => {
     const { postId } = readParams(params, postParams);
-    const post = await getPostForPrincipal({ principal, postId });
+    const post = await getPostForPrincipal({ principal, postId, permission: "post.read" });
     return Response.json(await toSignedPostView(post), { headers: { "Cache-Control": "no-store" } });
   }),
   { docId: getPost.id },

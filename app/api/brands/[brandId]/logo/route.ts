@@ -16,8 +16,8 @@ export const POST = withApi(
       maxBytes: contract.LOGO_LIMITS.maxBytes,
       what: "The logo",
     });
-    const brand = await uploadBrandLogo({ principal, brandId, file: bytes });
-    return Response.json(await toBrandResponse(brand));
+    const { brand, role } = await uploadBrandLogo({ principal, brandId, file: bytes });
+    return Response.json(await toBrandResponse(brand, role));
   }),
   { docId: contract.uploadLogo.id },
 );
@@ -25,8 +25,8 @@ export const POST = withApi(
 export const DELETE = withApi(
   withAuth(async (_req, { principal, params }) => {
     const { brandId } = readParams(params, contract.brandParams);
-    const brand = await deleteBrandKitFile({ principal, brandId, kind: "logo" });
-    return Response.json(await toBrandResponse(brand));
+    const { brand, role } = await deleteBrandKitFile({ principal, brandId, kind: "logo" });
+    return Response.json(await toBrandResponse(brand, role));
   }),
   { docId: contract.deleteLogo.id },
 );

@@ -16,8 +16,8 @@ export const POST = withApi(
       maxBytes: contract.MUSIC_LIMITS.maxBytes,
       what: "The music track",
     });
-    const brand = await uploadBrandMusic({ principal, brandId, file: bytes });
-    return Response.json(await toBrandResponse(brand));
+    const { brand, role } = await uploadBrandMusic({ principal, brandId, file: bytes });
+    return Response.json(await toBrandResponse(brand, role));
   }),
   { docId: contract.uploadMusic.id },
 );
@@ -25,8 +25,8 @@ export const POST = withApi(
 export const DELETE = withApi(
   withAuth(async (_req, { principal, params }) => {
     const { brandId } = readParams(params, contract.brandParams);
-    const brand = await deleteBrandKitFile({ principal, brandId, kind: "music" });
-    return Response.json(await toBrandResponse(brand));
+    const { brand, role } = await deleteBrandKitFile({ principal, brandId, kind: "music" });
+    return Response.json(await toBrandResponse(brand, role));
   }),
   { docId: contract.deleteMusic.id },
 );
