@@ -1,8 +1,15 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operations } from "@/lib/contracts";
 import { BRAND_ROLES, type BrandRole } from "@/lib/contracts/enums";
 import { can, PERMISSIONS } from "@/lib/contracts/permissions";
+import { mediaFormatFor } from "@/lib/contracts/posts";
 import { newUser } from "./support/auth";
+import { type FakeTelegram, startFakeTelegram } from "./support/fake-telegram";
 import { api } from "./support/http";
 import { makeImage } from "./support/images";
 import { startTestServer, type TestServer } from "./support/test-server";
@@ -25,6 +32,8 @@ let stranger: User;
 let brandId: string;
 let postId: string;
 let jobId: string;
+let channelId: string;
+let telegram: FakeTelegram;
 
 const call = (user: User, path: string, init: { method?: string; json?: unknown; body?: FormData } = {}) =>
   api(path, { server: server.url, token: user.token, ...init });
@@ -62,6 +71,41 @@ async function newPost() {
   const response = await call(owner, "/api/content/create", { method: "POST", json: brief() });
   expect(response.status, response.text).toBe(201);
   return response.body.postId as string;
+}
+
+/** A post whose media plan is one image item (index 0), for the media-image operations. */
+async function newImagePost() {
+  const id = await newPost();
+  const items = [
+    { type: "image", aspectRatio: "1:1", description: "The roast on the counter", altText: "Roast" },
+  ];
+  const patched = await call(owner, `/api/posts/${id}`, {
+    method: "PATCH",
+    json: { mediaPlan: { format: mediaFormatFor(items as never), items } },
+  });
+  expect(patched.status, patched.text).toBe(200);
+  return id;
+}
+
+const fileForm = (bytes: Buffer, name: string, type: string) => {
+  const form = new FormData();
+  form.append("file", new Blob([new Uint8Array(bytes)], { type }), name);
+  return form;
+};
+
+/** A two-second WAV tone made by ffmpeg. */
+async function tone() {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "perm-tone-")), "tone.wav");
+  await promisify(execFile)("ffmpeg", [
+    "-v",
+    "error",
+    "-f",
+    "lavfi",
+    "-i",
+    "sine=frequency=330:duration=2",
+    file,
+  ]);
+  return fs.readFileSync(file);
 }
 
 const brief = () => ({ brandId, channel: "linkedin", goal: "awareness", topic: "Our new seasonal roast" });
@@ -123,6 +167,39 @@ const REQUESTS: Record<string, () => Promise<Omit<Request, "method">>> = {
     expect(submitted.status, submitted.text).toBe(200);
     return { path: `/api/posts/${id}/review`, json: { decision: "approve" }, status: 200 };
   },
+  "upload-logo": async () => ({
+    path: `/api/brands/${brandId}/logo`,
+    form: fileForm(await makeImage(), "logo.png", "image/png"),
+    status: 200,
+  }),
+  "delete-logo": async () => ({ path: `/api/brands/${brandId}/logo`, status: 200 }),
+  "upload-music": async () => ({
+    path: `/api/brands/${brandId}/music`,
+    form: fileForm(await tone(), "bed.wav", "audio/wav"),
+    status: 200,
+  }),
+  "delete-music": async () => ({ path: `/api/brands/${brandId}/music`, status: 200 }),
+  "brand-preview-frame": async () => ({ path: `/api/brands/${brandId}/preview`, status: 200 }),
+  "generate-media-image": async () => ({
+    path: `/api/posts/${await newImagePost()}/media/0/image/generate`,
+    status: 200,
+  }),
+  "upload-media-image": async () => ({
+    path: `/api/posts/${await newImagePost()}/media/0/image`,
+    form: fileForm(await makeImage(), "picture.png", "image/png"),
+    status: 200,
+  }),
+  "delete-media-image": async () => {
+    const id = await newImagePost();
+    const made = await call(owner, `/api/posts/${id}/media/0/image/generate`, { method: "POST" });
+    expect(made.status, made.text).toBe(200);
+    return { path: `/api/posts/${id}/media/0/image`, status: 200 };
+  },
+  "create-publication": async () => ({
+    path: `/api/posts/${await newPost()}/publications`,
+    json: { channelId, publishAt: new Date(Date.now() + 86_400_000).toISOString() },
+    status: 202,
+  }),
   "list-activity": async () => ({ path: `/api/brands/${brandId}/activity`, status: 200 }),
   "revoke-invitation": async () => {
     const { invitationId } = await invite(
@@ -136,7 +213,8 @@ const REQUESTS: Record<string, () => Promise<Omit<Request, "method">>> = {
 const brandScoped = operations.filter((operation) => operation.permission);
 
 beforeAll(async () => {
-  server = await startTestServer({ env: { WORKER: "off" } });
+  telegram = await startFakeTelegram();
+  server = await startTestServer({ env: { WORKER: "off", TELEGRAM_API_BASE_URL: telegram.url } });
   [owner, stranger] = await Promise.all([newUser(server.url), newUser(server.url)]);
   const brand = await call(owner, "/api/brands", {
     method: "POST",
@@ -153,10 +231,19 @@ beforeAll(async () => {
   expect(post.status, post.text).toBe(201);
   postId = post.body.postId;
   jobId = await newJob();
+  const botToken = telegram.addBot("team_publisher_bot");
+  const chatId = telegram.addChannel({ title: "Team News", admins: [{ token: botToken }] });
+  const channel = await call(owner, "/api/channels", {
+    method: "POST",
+    json: { brandId, channel: "telegram", botToken, chatId: String(chatId) },
+  });
+  expect(channel.status, channel.text).toBe(201);
+  channelId = channel.body.channelId;
 }, 180_000);
 
 afterAll(async () => {
   await server?.stop();
+  await telegram?.close();
 });
 
 describe("the permission table, enforced on every brand operation", () => {

@@ -443,6 +443,7 @@ export const uploadLogo = defineOperation({
   ...ROUTES.uploadLogo,
   title: "Upload logo",
   auth: "bearer",
+  permission: "brand.update",
   summary:
     "Uploads the brand's logo (PNG, JPEG or SVG, rasterised to a PNG); a new upload replaces the old logo. Owners only.",
   pathParams: brandParams,
@@ -465,6 +466,7 @@ export const deleteLogo = defineOperation({
   ...ROUTES.deleteLogo,
   title: "Delete logo",
   auth: "bearer",
+  permission: "brand.update",
   summary: "Removes the brand's logo; videos are made without one. Owners only.",
   pathParams: brandParams,
   responses: { 200: { description: "The brand, logoUrl null.", schema: brandResponse } },
@@ -475,6 +477,7 @@ export const uploadMusic = defineOperation({
   ...ROUTES.uploadMusic,
   title: "Upload music",
   auth: "bearer",
+  permission: "brand.update",
   summary:
     "Uploads the brand's music track (MP3, AAC or WAV, at most 20 MB, checked by ffprobe); a new upload replaces the old one. Owners only.",
   pathParams: brandParams,
@@ -497,6 +500,7 @@ export const deleteMusic = defineOperation({
   ...ROUTES.deleteMusic,
   title: "Delete music",
   auth: "bearer",
+  permission: "brand.update",
   summary: "Removes the brand's music track; videos have only the voice. Owners only.",
   pathParams: brandParams,
   responses: { 200: { description: "The brand, musicUrl null.", schema: brandResponse } },
@@ -507,6 +511,7 @@ export const brandPreview = defineOperation({
   ...ROUTES.brandPreview,
   title: "Brand preview frame",
   auth: "bearer",
+  permission: "brand.read",
   summary:
     "Renders one frame of a video in the brand kit (colours, font, logo, caption and overlay text in the safe areas) with the video renderer.",
   pathParams: brandParams,

@@ -398,6 +398,7 @@ export const generateMediaImage = defineOperation({
   ...ROUTES.generateMediaImage,
   title: "Generate media image",
   auth: "bearer",
+  permission: "post.update",
   summary:
     "Makes the image of one media-plan item in its aspect ratio: with an image model (OPENAI_API_KEY or OPENAI_BASE_URL) from its description and the brand colours, else a branded card drawn locally. Replaces the item's image.",
   pathParams: mediaItemParams,
@@ -417,6 +418,7 @@ export const uploadMediaImage = defineOperation({
   ...ROUTES.uploadMediaImage,
   title: "Upload media image",
   auth: "bearer",
+  permission: "post.update",
   summary:
     "Replaces one media-plan item's image with an uploaded one, cover-cropped to the item's aspect ratio.",
   pathParams: mediaItemParams,
@@ -438,6 +440,7 @@ export const deleteMediaImage = defineOperation({
   ...ROUTES.deleteMediaImage,
   title: "Delete media image",
   auth: "bearer",
+  permission: "post.update",
   summary: "Removes one media-plan item's image; the item stays in the plan.",
   pathParams: mediaItemParams,
   responses: { 200: { description: "The post, the item's imageUrl null.", schema: post } },

@@ -201,6 +201,7 @@ export const createPublication = defineOperation({
   ...ROUTES.createPublication,
   title: "Publish post",
   auth: "bearer",
+  permission: "publication.create",
   summary:
     "Publishes a post to a connected channel now, or schedules it for publishAt. The channel's rules are checked first; nothing is sent when they are broken. Owners only.",
   pathParams: createPublicationParams,
