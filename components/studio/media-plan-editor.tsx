@@ -91,7 +91,7 @@ function ItemImage({
             className="h-full w-full object-cover"
           />
         ) : (
-          <span className="absolute inset-0 grid place-items-center p-1 text-center text-[11px] text-slate-500">
+          <span className="absolute inset-0 grid place-items-center p-1 text-center text-[11px] text-slate-600">
             No image
           </span>
         )}

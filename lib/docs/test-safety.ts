@@ -132,15 +132,15 @@ export function testSafetyOf(card: {
   testBody: Json;
 }): TestSafety {
   if (card.method === "GET") return { kind: "read" };
-  // The resource the path acts on: its last parameter that names one (`/posts/{postId}/media/{index}/image`
-  // acts on the post; the index is typed by the developer).
-  const params = [...card.endpoint.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
-  const param = params.filter((name) => RESOURCE_OF_PARAM[name]).at(-1) ?? params.at(-1);
+  // The resource the path acts on is its last parameter, but an item's position is not one
+  // (`/posts/{postId}/media/{index}/image` acts on the post; the developer types the index).
+  const param = [...card.endpoint.matchAll(/\{(\w+)\}/g)]
+    .map((match) => match[1])
+    .filter((name) => name !== "index")
+    .at(-1);
+  // Any call on an existing resource (a POST under one too) is a change: confirming once too often is the
+  // safe side. Only a POST to a collection creates.
+  if (!param && card.method === "POST") return { kind: "create", creates: createsOf(card.id, card.testBody) };
   const resource = param ? RESOURCE_OF_PARAM[param] : undefined;
-  // A POST under an existing resource is treated as a change too: confirming once too often is the safe side.
-  if (param && resource) {
-    return { kind: "change", param, resource, change: changeOf(card.method, card.id, card.testBody) };
-  }
-  if (card.method === "POST") return { kind: "create", creates: createsOf(card.id, card.testBody) };
-  return { kind: "change", param, change: changeOf(card.method, card.id, card.testBody) };
+  return { kind: "change", param, resource, change: changeOf(card.method, card.id, card.testBody) };
 }
