@@ -1,18 +1,6 @@
 import { randomBytes } from "node:crypto";
 
-export type IdPrefix =
-  | "usr"
-  | "brd"
-  | "pst"
-  | "vjb"
-  | "key"
-  | "req"
-  | "whk"
-  | "msg"
-  | "chn"
-  | "pub"
-  | "inv"
-  | "act";
+export type IdPrefix = "usr" | "brd" | "pst" | "vjb" | "key" | "req" | "whk" | "msg";
 
 /** Prefixed opaque ids (`brd_…`): 128 random bits, URL-safe. */
 export function newId(prefix: IdPrefix) {

@@ -1,5 +1,3 @@
-import { activeTraceIds } from "@/lib/telemetry/tracing";
-
 type Level = "info" | "warn" | "error";
 
 const SECRET_KEYS = /authorization|password|secret|token|apikey|api_key|cookie/i;
@@ -16,17 +14,13 @@ function redact(value: unknown, depth = 0): unknown {
   );
 }
 
-/**
- * Structured log lines: one JSON object per line, secrets redacted by key name. Inside a span (tracing on)
- * the line carries its `traceId` and `spanId`, so a log line and its trace find each other.
- */
+/** Structured log lines: one JSON object per line, secrets redacted by key name. */
 function write(level: Level, event: string, fields: Record<string, unknown> = {}) {
   const line = JSON.stringify({
     level,
     time: new Date().toISOString(),
     event,
     ...(redact(fields) as object),
-    ...activeTraceIds(),
   });
   if (level === "error") console.error(line);
   else if (level === "warn") console.warn(line);

@@ -9,8 +9,7 @@ export async function loadWorkers(): Promise<QueueWorker[]> {
   const { avatarTrainingWorker } = await import("@/lib/brands/avatar-training");
   const { videoWorker } = await import("@/lib/video/video-worker");
   const { webhookWorker } = await import("@/lib/webhooks/deliver-webhook");
-  const { publishWorker } = await import("@/lib/publishing/publish-worker");
-  return [avatarTrainingWorker, videoWorker, webhookWorker, publishWorker];
+  return [avatarTrainingWorker, videoWorker, webhookWorker];
 }
 
 export async function startWorkers(boss: PgBoss) {

@@ -1,6 +1,5 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { safeCallbackUrl } from "@/components/auth/safe-callback";
 import { SignupForm } from "@/components/auth/signup-form";
 import { Card } from "@/components/ui/primitives";
 import { config } from "@/lib/config";
@@ -8,14 +7,8 @@ import { config } from "@/lib/config";
 export const metadata = { title: "Create an account" };
 export const dynamic = "force-dynamic";
 
-export default async function SignupPage({
-  searchParams,
-}: {
-  searchParams: Promise<{ callbackUrl?: string | string[] }>;
-}) {
+export default function SignupPage() {
   if (!config.allowSignup) notFound();
-  const { callbackUrl } = await searchParams;
-  const next = safeCallbackUrl(typeof callbackUrl === "string" ? callbackUrl : null, "/brands");
   return (
     <div className="mx-auto max-w-sm space-y-6 pt-6">
       <div className="space-y-1 text-center">
@@ -23,7 +16,7 @@ export default async function SignupPage({
         <p className="text-sm text-slate-600">Set up a brand, then write your first post.</p>
       </div>
       <Card>
-        <SignupForm callbackUrl={next} />
+        <SignupForm />
       </Card>
       <p className="text-center text-sm text-slate-600">
         Already have an account?{" "}

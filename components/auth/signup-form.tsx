@@ -6,8 +6,7 @@ import { Button, ErrorNotice, Field, TextInput } from "@/components/ui/primitive
 import { ApiClientError, callApi } from "@/lib/client/api-client";
 import { signUp } from "@/lib/client/operations";
 
-/** `callbackUrl`: where to go once signed up (a same-site path, checked by the page). */
-export function SignupForm({ callbackUrl = "/brands" }: { callbackUrl?: string }) {
+export function SignupForm() {
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -31,7 +30,7 @@ export function SignupForm({ callbackUrl = "/brands" }: { callbackUrl?: string }
         redirect: false,
       });
       if (!result?.ok) throw new Error("Your account was created, but signing in failed. Try signing in.");
-      window.location.assign(callbackUrl);
+      window.location.assign("/brands");
     } catch (caught) {
       if (caught instanceof ApiClientError && Array.isArray(caught.details)) {
         setFieldErrors(

@@ -6,8 +6,7 @@ import { useRouter } from "next/navigation";
 import { Button, Card, ErrorNotice } from "@/components/ui/primitives";
 import { ApiClientError, callApi } from "@/lib/client/api-client";
 import { cancelVideoJob, generateVideo } from "@/lib/client/operations";
-import { brandQueries, queryKeys, videoJobQueries } from "@/lib/client/queries";
-import { can } from "@/lib/contracts/permissions";
+import { queryKeys, videoJobQueries } from "@/lib/client/queries";
 import type { GenerateVideoInput, VideoJobView as VideoJob } from "@/lib/contracts/video";
 import { isTerminalVideoStatus } from "@/lib/contracts/video-rules";
 import { UseInPostButton } from "./use-in-post";
@@ -98,7 +97,6 @@ export function VideoJobView({ jobId }: { jobId: string }) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const polled = useQuery(videoJobQueries.detail(jobId, queryClient));
-  const brands = useQuery({ ...brandQueries.list(), select: (list) => list.items });
   const job = polled.data?.job;
 
   const cancel = useMutation({
@@ -132,9 +130,6 @@ export function VideoJobView({ jobId }: { jobId: string }) {
   }
 
   const retryError = retry.error instanceof ApiClientError ? retry.error : null;
-  const role = brands.data?.find((brand) => brand.brandId === job.brandId)?.role;
-  // Until the role is known, nothing is held back: the server checks every action anyway.
-  const mayCancel = !role || can(role, "video.cancel");
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-start justify-between gap-4">
@@ -161,7 +156,7 @@ export function VideoJobView({ jobId }: { jobId: string }) {
             <div className="flex items-center gap-3">
               <Button
                 variant="danger"
-                disabled={cancel.isPending || !mayCancel}
+                disabled={cancel.isPending}
                 onClick={() => {
                   if (window.confirm("Cancel this video? Its render stops now.")) cancel.mutate();
                 }}
