@@ -58,15 +58,23 @@ describe.skipIf(!onPostgres)("worker processes on PostgreSQL", () => {
     const response = await client.createJob({ brandId, mode: "regular", script: LONG_SCRIPT });
     expect(response.status).toBe(202);
     const { jobId } = response.body;
-    const { seen: before } = await client.pollJob(
-      jobId,
-      (job) => job.status === "running" && job.progress >= 15,
-    );
-    const orphans = ffmpegPidsFor(jobId);
-    expect(orphans.length).toBeGreaterThan(0);
+    const orphans = await waitFor(() => ffmpegPidsFor(jobId).length > 0 && ffmpegPidsFor(jobId), {
+      intervalMs: 20,
+      what: "the job's ffmpeg process",
+    });
+    // Freeze the render mid-way (a fast machine could otherwise finish it before the kill), kill its worker,
+    // then let ffmpeg run on: it finds its progress pipe broken.
+    for (const pid of orphans) process.kill(pid, "SIGSTOP");
+    const before = [await client.getJob(jobId)];
+    expect(before[0].status).toBe("running");
 
     first.child.kill("SIGKILL");
     await first.exited;
+    for (const pid of orphans) {
+      try {
+        process.kill(pid, "SIGCONT");
+      } catch {}
+    }
     // ffmpeg's progress pipe broke with its parent, so it does not render on as an orphan.
     await waitFor(() => orphans.every((pid) => !isAlive(pid)), {
       // Generous for a loaded CI machine: the claim is that it stops, not that it stops fast.
@@ -96,7 +104,7 @@ describe.skipIf(!onPostgres)("worker processes on PostgreSQL", () => {
     const probe = await ffprobe(file);
     expect(probe.streams.map((stream) => stream.codec_name).sort()).toEqual(["aac", "h264"]);
     await second.stop();
-  });
+  }, 180_000);
 
   it("shares jobs between two worker processes, and runs each job once", async () => {
     const [a, b] = await Promise.all([startWorker(), startWorker()]);
@@ -120,5 +128,5 @@ describe.skipIf(!onPostgres)("worker processes on PostgreSQL", () => {
     expect(jobIds.some((jobId) => startedJobs(b, jobId).length > 0)).toBe(true);
     const rows = await sql`select attempts from video_jobs where id in ${sql(jobIds)}`;
     expect(rows.map((row) => row.attempts)).toEqual([1, 1, 1, 1]);
-  });
+  }, 180_000);
 });

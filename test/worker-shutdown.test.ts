@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newUser } from "./support/auth";
 import { startTestServer, type TestServer } from "./support/test-server";
 import { SCRIPT, videoClient } from "./support/video-api";
-import { LONG_SCRIPT, waitFor } from "./support/video-media";
+import { ffmpegPidsFor, LONG_SCRIPT, waitFor } from "./support/video-media";
 import { startWorkerProcess, type WorkerProcess } from "./support/video-worker-process";
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
@@ -44,7 +44,13 @@ describe.skipIf(!onPostgres)("a worker stopped with SIGTERM (started with node d
     const response = await client.createJob({ brandId, mode: "regular", script: LONG_SCRIPT });
     expect(response.status).toBe(202);
     const { jobId } = response.body;
-    await client.pollJob(jobId, (job) => job.status === "running" && job.progress >= 15);
+    // Freeze the render mid-way, so it cannot finish within the grace however fast this machine is (the
+    // worker's abort sends SIGKILL, which a stopped process still dies of).
+    const pids = await waitFor(() => ffmpegPidsFor(jobId).length > 0 && ffmpegPidsFor(jobId), {
+      intervalMs: 20,
+      what: "the job's ffmpeg process",
+    });
+    for (const pid of pids) process.kill(pid, "SIGSTOP");
     const second = await startWorker();
 
     const signalledAt = Date.now();
