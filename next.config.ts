@@ -9,6 +9,14 @@ const nextConfig: NextConfig = {
     "postgres",
     "sharp",
     "@ffmpeg-installer/ffmpeg",
+    // One copy per process: the OpenTelemetry API keeps its tracer provider on globalThis, and the
+    // Prometheus registry is a process-wide singleton.
+    "@opentelemetry/api",
+    "@opentelemetry/sdk-node",
+    "@opentelemetry/exporter-trace-otlp-http",
+    "@opentelemetry/exporter-trace-otlp-proto",
+    "@opentelemetry/exporter-trace-otlp-grpc",
+    "prom-client",
   ],
   // Tests build into their own folder so a running dev server is never disturbed.
   distDir: process.env.NEXT_DIST_DIR || ".next",

@@ -21,6 +21,7 @@ import {
   startApp,
   startBareNode,
   startBaselineNext,
+  startTraceSink,
   startWorker,
 } from "./servers";
 
@@ -35,6 +36,9 @@ import {
  *   --rounds <n>       interleaved rounds (default 3)
  *   --profile          run the PGlite server under `node --cpu-prof` and summarise where the time goes
  */
+/** The tracing-on twin of the PGlite app. */
+const TRACED = "PGlite, tracing on";
+
 function option(name: string) {
   const index = process.argv.indexOf(name);
   return index >= 0 ? process.argv[index + 1] : undefined;
@@ -87,9 +91,19 @@ async function main() {
     running.push(pglite);
     const pg = usePg ? await startApp({ name: "PostgreSQL", postgresUrl: pgBase }) : undefined;
     if (pg) running.push(pg);
+    // The same PGlite app with tracing on, exporting every span (protobuf, the default batch delay) to a
+    // local OTLP receiver: its rows beside the tracing-off ones state the overhead.
+    const sink = await startTraceSink();
+    running.push(sink);
+    const traced = await startApp({
+      name: TRACED,
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf" },
+    });
+    running.push(traced);
     console.log("bench: servers up, preparing sessions …");
     const sessions: AppSession[] = [await prepareSession(pglite)];
     if (pg) sessions.push(await prepareSession(pg));
+    sessions.push(await prepareSession(traced));
     await sleep(2000);
     const rssStart = Object.fromEntries(running.map((r) => [r.name, rssMb(r.pid)]));
 
@@ -155,11 +169,14 @@ async function main() {
       })),
     };
 
+    const tracing = { app: "PGlite", traced: TRACED, exports: sink.exports() };
+
     // Enqueue → running: inline workers, then a separate worker process on PostgreSQL. Twenty samples each,
     // so the p95 (nearest rank) is the second slowest, not just the slowest of a handful.
     const QUEUE_SAMPLES = 20;
     const queue: { name: string; p50: number; p95: number; n: number }[] = [];
     for (const s of sessions) {
+      if (s.server.name === TRACED) continue;
       console.log(`bench: enqueue → running, ${s.server.name} inline`);
       queue.push({ name: `${s.server.name}, inline worker`, ...(await enqueueToRunning(s, QUEUE_SAMPLES)) });
     }
@@ -213,6 +230,7 @@ async function main() {
       elapsedSeconds: Math.round((Date.now() - started) / 1000),
       throughput,
       contentCreate,
+      tracing,
       queue,
       rssStart,
       rssIdle,

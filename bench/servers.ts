@@ -1,6 +1,8 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import {
@@ -163,6 +165,8 @@ export async function startApp(options: {
   postgresUrl?: string;
   worker?: "inline" | "off";
   cpuProfile?: boolean;
+  /** More environment, e.g. the OTLP endpoint for the tracing-on server. */
+  env?: Record<string, string>;
 }): Promise<AppServer> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bs-bench-"));
@@ -179,6 +183,7 @@ export async function startApp(options: {
     RATE_LIMIT_GENERATE_PER_MINUTE: "100000",
     RATE_LIMIT_VIDEO_PER_MINUTE: "100000",
     VIDEO_MONTHLY_QUOTA: "100000",
+    ...options.env,
   };
   // PostgreSQL is migrated as a deploy does it (`npm run db:migrate`); a production server migrates only PGlite.
   if (database) {
@@ -249,4 +254,27 @@ export async function startWorker(app: AppServer): Promise<WorkerProcess> {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return worker;
+}
+
+/**
+ * An OTLP/HTTP receiver that accepts every export (what a collector on the same machine costs the app: the
+ * export's serialisation and a local round trip, no storage), counting the export requests it got.
+ */
+export async function startTraceSink(): Promise<Running & { exports: () => number }> {
+  let exports = 0;
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      if (req.url === "/v1/traces") exports += 1;
+      res.writeHead(200, { "content-type": "application/x-protobuf" }).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    name: "OTLP sink",
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    pid: process.pid,
+    exports: () => exports,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

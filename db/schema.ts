@@ -11,9 +11,23 @@ import {
 } from "drizzle-orm/pg-core";
 // Types only (erased at build): db/ imports nothing from lib/ at run time. The value lists live in
 // lib/contracts/enums.ts, a leaf the browser may import.
-import type { AvatarStatus, BrandRole, PostStatus, VideoJobStatus } from "@/lib/contracts/enums";
+import type {
+  AvatarStatus,
+  BrandRole,
+  ChannelConnectionStatus,
+  PostStatus,
+  PublicationStatus,
+  VideoJobStatus,
+} from "@/lib/contracts/enums";
 
-export type { AvatarStatus, BrandRole, PostStatus, VideoJobStatus };
+export type {
+  AvatarStatus,
+  BrandRole,
+  ChannelConnectionStatus,
+  PostStatus,
+  PublicationStatus,
+  VideoJobStatus,
+};
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
@@ -113,6 +127,52 @@ export const brandMembers = pgTable(
   (t) => [primaryKey({ columns: [t.brandId, t.userId] }), index("brand_members_user_idx").on(t.userId)],
 );
 
+/**
+ * An owner's invitation to join a brand with a role. The link carries a random token; only its SHA-256 is
+ * kept. It works once, until `expiresAt`, unless revoked; a resend issues a new token (the old link stops).
+ */
+export const brandInvitations = pgTable(
+  "brand_invitations",
+  {
+    id: text("id").primaryKey(),
+    brandId: text("brand_id")
+      .notNull()
+      .references(() => brands.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    role: text("role").$type<BrandRole>().notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    invitedBy: text("invited_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    expiresAt: at("expires_at").notNull(),
+    acceptedAt: at("accepted_at"),
+    acceptedBy: text("accepted_by").references(() => users.id, { onDelete: "set null" }),
+    revokedAt: at("revoked_at"),
+  },
+  (t) => [index("brand_invitations_brand_idx").on(t.brandId, t.createdAt, t.id)],
+);
+
+/**
+ * Who did what to a brand, and when; written in the same transaction as the change it records. `actorId`
+ * goes null when that account is deleted (the entry stays, with `actorEmail` as it was).
+ */
+export const activityLog = pgTable(
+  "activity_log",
+  {
+    id: text("id").primaryKey(),
+    brandId: text("brand_id")
+      .notNull()
+      .references(() => brands.id, { onDelete: "cascade" }),
+    actorId: text("actor_id").references(() => users.id, { onDelete: "set null" }),
+    actorEmail: text("actor_email"),
+    action: text("action").notNull(),
+    subjectType: text("subject_type"),
+    subjectId: text("subject_id"),
+    details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [index("activity_log_brand_created_idx").on(t.brandId, t.createdAt, t.id)],
+);
+
 export type MediaPlan = {
   format: "text_only" | "single_image" | "carousel" | "video";
   items: {
@@ -135,9 +195,8 @@ export const posts = pgTable(
     brandId: text("brand_id")
       .notNull()
       .references(() => brands.id, { onDelete: "cascade" }),
-    createdBy: text("created_by")
-      .notNull()
-      .references(() => users.id),
+    // Null once that account is deleted; the brand keeps the post.
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
     channel: text("channel").$type<"telegram" | "instagram" | "linkedin">().notNull(),
     goal: text("goal").notNull(),
     topic: text("topic").notNull(),
@@ -148,6 +207,11 @@ export const posts = pgTable(
     hashtags: jsonb("hashtags").$type<string[]>().notNull(),
     status: text("status").$type<PostStatus>().notNull().default("draft"),
     videoUrl: text("video_url"),
+    // Approval (DESIGN §10): the last review action on the post, who took it, and the owner's comment.
+    reviewAction: text("review_action").$type<"submitted" | "approved" | "changes_requested">(),
+    reviewedBy: text("reviewed_by").references(() => users.id, { onDelete: "set null" }),
+    reviewedAt: at("reviewed_at"),
+    reviewComment: text("review_comment"),
     seed: integer("seed").notNull(),
     provider: text("provider").notNull(),
     model: text("model").notNull(),
@@ -168,9 +232,8 @@ export const videoJobs = pgTable(
       .notNull()
       .references(() => brands.id, { onDelete: "cascade" }),
     postId: text("post_id").references(() => posts.id, { onDelete: "set null" }),
-    createdBy: text("created_by")
-      .notNull()
-      .references(() => users.id),
+    // Null once that account is deleted; the brand keeps the post.
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
     mode: text("mode").$type<"avatar" | "regular">().notNull(),
     // The frame's shape; the renderer makes the short side 720 px.
     aspectRatio: text("aspect_ratio").$type<"9:16" | "4:5" | "1:1" | "16:9">().notNull().default("16:9"),
@@ -226,7 +289,13 @@ export const providerCircuits = pgTable("provider_circuits", {
   updatedAt: updatedAt(),
 });
 
-export const WEBHOOK_EVENT_TYPES = ["video.succeeded", "video.failed", "video.canceled"] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  "video.succeeded",
+  "video.failed",
+  "video.canceled",
+  "post.published",
+  "post.publish_failed",
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number] | "webhook.test";
 
 /** A user's endpoint for Standard Webhooks events; `secret` is the whsec_… signing secret. */
@@ -264,6 +333,82 @@ export const webhookDeliveries = pgTable(
     deliveredAt: at("delivered_at"),
   },
   (t) => [index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt)],
+);
+
+/**
+ * A brand's connection to a publishing channel (DESIGN §10). `credentials` is encrypted at rest
+ * (lib/security/encrypt-secret.ts, bound to the row's id) and never leaves the server.
+ */
+export const channelConnections = pgTable(
+  "channel_connections",
+  {
+    id: text("id").primaryKey(),
+    brandId: text("brand_id")
+      .notNull()
+      .references(() => brands.id, { onDelete: "cascade" }),
+    channel: text("channel").$type<"telegram" | "instagram" | "linkedin">().notNull(),
+    // The platform's id of the account or chat posts go to (a Telegram chat id), and its display name.
+    externalId: text("external_id").notNull(),
+    accountName: text("account_name").notNull(),
+    accountHandle: text("account_handle"),
+    avatarUrl: text("avatar_url"),
+    credentials: text("credentials").notNull(),
+    status: text("status").$type<ChannelConnectionStatus>().notNull().default("active"),
+    statusMessage: text("status_message"),
+    // Kept when its creator deletes their account (DELETE /api/users/me), like posts and video jobs.
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("channel_connections_brand_idx").on(t.brandId, t.createdAt),
+    uniqueIndex("channel_connections_target_idx").on(t.brandId, t.channel, t.externalId),
+  ],
+);
+
+/**
+ * One post sent (or to be sent) to one channel connection. `callStartedAt` is written and committed
+ * before the platform is called, so a worker that dies mid-call leaves a row the sweep will never send
+ * again; `claimToken` + `leaseUntil` make one handler at a time own the row.
+ */
+export const publications = pgTable(
+  "publications",
+  {
+    id: text("id").primaryKey(),
+    brandId: text("brand_id")
+      .notNull()
+      .references(() => brands.id, { onDelete: "cascade" }),
+    postId: text("post_id")
+      .notNull()
+      .references(() => posts.id, { onDelete: "cascade" }),
+    // Null once the connection is removed (the publication stays in the history).
+    channelId: text("channel_id").references(() => channelConnections.id, { onDelete: "set null" }),
+    channel: text("channel").$type<"telegram" | "instagram" | "linkedin">().notNull(),
+    // Kept when its creator deletes their account (DELETE /api/users/me), like posts and video jobs.
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    status: text("status").$type<PublicationStatus>().notNull().default("scheduled"),
+    publishAt: at("publish_at").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    claimToken: text("claim_token"),
+    leaseUntil: at("lease_until"),
+    callStartedAt: at("call_started_at"),
+    nextAttemptAt: at("next_attempt_at"),
+    externalId: text("external_id"),
+    permalink: text("permalink"),
+    errorCode: text("error_code"),
+    errorMessage: text("error_message"),
+    errorRetryable: boolean("error_retryable"),
+    createdAt: createdAt(),
+    startedAt: at("started_at"),
+    publishedAt: at("published_at"),
+    finishedAt: at("finished_at"),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("publications_brand_publish_at_idx").on(t.brandId, t.publishAt),
+    index("publications_post_idx").on(t.postId),
+    index("publications_status_idx").on(t.status, t.leaseUntil),
+  ],
 );
 
 /** Fixed-window request counters, shared by every web process through the database. */
@@ -310,5 +455,9 @@ export type Post = typeof posts.$inferSelect;
 export type NewPost = typeof posts.$inferInsert;
 export type VideoJob = typeof videoJobs.$inferSelect;
 export type NewVideoJob = typeof videoJobs.$inferInsert;
+export type ChannelConnection = typeof channelConnections.$inferSelect;
+export type Publication = typeof publications.$inferSelect;
 export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
 export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
+export type BrandInvitation = typeof brandInvitations.$inferSelect;
+export type ActivityEntry = typeof activityLog.$inferSelect;

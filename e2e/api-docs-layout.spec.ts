@@ -27,6 +27,7 @@ test("at 1280 px: a sidebar by resource, prose beside a sticky column of request
     "Brands",
     "Posts",
     "Video",
+    "Publishing",
     "Webhooks",
     "System",
   ]);

@@ -46,7 +46,34 @@ const RUN: { id: string; status: number }[] = [
   { id: "send-test-webhook", status: 202 },
   { id: "delete-webhook", status: 204 },
   { id: "create-brand", status: 201 },
+  { id: "upload-logo", status: 200 },
+  { id: "brand-preview-frame", status: 200 },
+  { id: "delete-logo", status: 200 },
+  { id: "upload-music", status: 200 },
+  { id: "delete-music", status: 200 },
+  { id: "generate-media-image", status: 200 },
+  { id: "upload-media-image", status: 200 },
+  { id: "delete-media-image", status: 200 },
 ];
+
+/** The media-image cards act on item {index} of the sandbox post: give it one image item, and type 0. */
+async function prepareMediaItem(page: Page) {
+  const label = (await page.getByTestId("sandbox-target").textContent()) ?? "";
+  const postId = label.match(/\((pst_[\w-]+)\)/)?.[1];
+  expect(postId, label).toBeTruthy();
+  const session = await (await page.request.get("/api/auth/session")).json();
+  const response = await page.request.patch(`/api/posts/${postId}`, {
+    headers: { authorization: `Bearer ${session.accessToken}` },
+    data: {
+      mediaPlan: {
+        format: "single_image",
+        items: [{ type: "image", description: "A sandbox picture", altText: "Sandbox", aspectRatio: "1:1" }],
+      },
+    },
+  });
+  expect(response.status()).toBe(200);
+  await page.getByTestId("param-index").fill("0");
+}
 
 /**
  * A webhook endpoint made for the test through the API, for the card that removes one: the panel offers
@@ -84,6 +111,7 @@ async function pressTestButton(page: Page, id: string) {
   } else if (target) {
     await page.getByTestId("use-sandbox").click();
     await expect(page.getByTestId("sandbox-target"), id).toBeVisible({ timeout: 60_000 });
+    if (id.endsWith("-media-image")) await prepareMediaItem(page);
   }
   for (const name of placeholdersOf(card)) {
     const source = PLACEHOLDER_SOURCES[name];

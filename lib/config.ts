@@ -52,6 +52,10 @@ const envObject = z.object({
   NEXTAUTH_URL: httpUrl(),
   AUTH_TRUST_HOST: flag(),
   APP_URL: httpUrl(),
+  // Invitations are emailed through this server when set (smtp:// or smtps://, credentials in the URL);
+  // without it the owner copies the link. SMTP_FROM is the sender (default: Brand Studio <no-reply@host>).
+  SMTP_URL: url(/^smtps?$/, "an smtp:// or smtps:// URL"),
+  SMTP_FROM: text(),
   GITHUB_ID: text(),
   GITHUB_SECRET: text(),
   GOOGLE_CLIENT_ID: text(),
@@ -60,6 +64,10 @@ const envObject = z.object({
   OPENAI_BASE_URL: httpUrl(),
   OPENAI_MODEL: z.preprocess(unset, z.string().default("gpt-4o-mini")),
   AI_TIMEOUT_MS: int(1, 600_000, 20_000),
+  // Media-plan images: the image model used with OPENAI_API_KEY or OPENAI_BASE_URL (without either, a
+  // branded card is drawn locally), and how long one generation may take.
+  IMAGE_MODEL: z.preprocess(unset, z.string().default("gpt-image-1")),
+  IMAGE_TIMEOUT_MS: int(1, 600_000, 120_000),
   // Speech for the local renderer: OpenAI's speech model and default voice (a brand may pick its own).
   TTS_MODEL: z.preprocess(unset, z.string().default("gpt-4o-mini-tts")),
   TTS_VOICE: z.preprocess(unset, z.string().default("alloy")),
@@ -117,6 +125,29 @@ const envObject = z.object({
   PROVIDER_TIMEOUT_MS: int(100, 600_000, 20_000),
   // First retry of a failed webhook delivery, doubling up to about a day in all.
   WEBHOOK_RETRY_DELAY_SECONDS: int(1, 3600, 30),
+  // Observability (docs/observability.md). Traces go to an OTLP/HTTP endpoint only when it is set; the
+  // OpenTelemetry SDK reads these (and any other OTEL_* variable) itself.
+  OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl(),
+  OTEL_EXPORTER_OTLP_PROTOCOL: choice(["http/protobuf", "http/json", "grpc"] as const, "http/protobuf"),
+  OTEL_SERVICE_NAME: text(),
+  // Bearer token for GET /api/metrics (unset: 404) and the worker's metrics port (unset: no server).
+  METRICS_TOKEN: text(),
+  METRICS_PORT: z.preprocess(
+    unset,
+    z.coerce
+      .number({ error: "expected a port from 1 to 65535" })
+      .int({ error: "expected a port from 1 to 65535" })
+      .min(1, { error: "expected a port from 1 to 65535" })
+      .max(65535, { error: "expected a port from 1 to 65535" })
+      .optional(),
+  ),
+  // Channel credentials (bot tokens, OAuth tokens) are encrypted with a key from this, else from AUTH_SECRET.
+  ENCRYPTION_KEY: text(),
+  TELEGRAM_API_BASE_URL: httpUrl(),
+  // Upper bound for one call to a publishing platform (a video upload included).
+  PUBLISH_TIMEOUT_MS: int(100, 600_000, 60_000),
+  // How often each worker looks for publications left `publishing` by a worker that died.
+  PUBLISH_SWEEP_INTERVAL_SECONDS: int(1, 3600, 30),
 });
 
 /**
@@ -142,6 +173,12 @@ function crossChecks(source: Record<string, string | undefined>): string[] {
     for (const key of ["S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const)
       need(key, "when MEDIA_STORE=s3");
   }
+  const encryptionKey = value("ENCRYPTION_KEY");
+  if (encryptionKey && Buffer.byteLength(encryptionKey) < 32) {
+    problems.push(
+      `ENCRYPTION_KEY: expected at least 32 bytes; got ${shown("ENCRYPTION_KEY", encryptionKey)}`,
+    );
+  }
   if (value("VIDEO_PROVIDER") === "heygen") need("HEYGEN_API_KEY", "when VIDEO_PROVIDER=heygen");
   if (value("VIDEO_PROVIDER") === "did") need("DID_API_KEY", "when VIDEO_PROVIDER=did");
   for (const [id, secret] of [
@@ -166,6 +203,7 @@ export const envSchema = envObject.transform((env) => {
     HEYGEN_BASE_URL: env.HEYGEN_BASE_URL ?? "https://api.heygen.com",
     HEYGEN_UPLOAD_BASE_URL: env.HEYGEN_UPLOAD_BASE_URL ?? "https://upload.heygen.com",
     DID_BASE_URL: env.DID_BASE_URL ?? "https://api.d-id.com",
+    TELEGRAM_API_BASE_URL: env.TELEGRAM_API_BASE_URL ?? "https://api.telegram.org",
     WEBHOOK_ALLOW_PRIVATE_TARGETS: env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? !production,
   };
 });
@@ -175,7 +213,7 @@ export type EnvKey = keyof typeof envObject.shape;
 
 /** Every variable's name, in the schema's order (the README table and .env.example are tested against it). */
 export const ENV_KEYS = Object.keys(envObject.shape) as EnvKey[];
-const SECRET = /SECRET|API_KEY|PASSWORD/;
+const SECRET = /SECRET|API_KEY|PASSWORD|TOKEN|ENCRYPTION_KEY|SMTP_URL/;
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {

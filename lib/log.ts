@@ -1,3 +1,5 @@
+import { activeTraceIds } from "@/lib/telemetry/tracing";
+
 type Level = "info" | "warn" | "error";
 
 const SECRET_KEYS = /authorization|password|secret|token|apikey|api_key|cookie/i;
@@ -14,13 +16,17 @@ function redact(value: unknown, depth = 0): unknown {
   );
 }
 
-/** Structured log lines: one JSON object per line, secrets redacted by key name. */
+/**
+ * Structured log lines: one JSON object per line, secrets redacted by key name. Inside a span (tracing on)
+ * the line carries its `traceId` and `spanId`, so a log line and its trace find each other.
+ */
 function write(level: Level, event: string, fields: Record<string, unknown> = {}) {
   const line = JSON.stringify({
     level,
     time: new Date().toISOString(),
     event,
     ...(redact(fields) as object),
+    ...activeTraceIds(),
   });
   if (level === "error") console.error(line);
   else if (level === "warn") console.warn(line);

@@ -1,6 +1,6 @@
 /**
- * `npm run fake-providers [-- --heygen-port 4010 --did-port 4020 --render-ms 8000]`: starts the local
- * servers that speak the HeyGen and D-ID APIs (the same ones the tests use) and prints the environment
+ * `npm run fake-providers [-- --heygen-port 4010 --did-port 4020 --telegram-port 4030 --render-ms 8000]`:
+ * starts the local servers that speak the HeyGen, D-ID and Telegram Bot APIs (the same ones the tests use) and prints the environment
  * that points Brand Studio at them. Steer them while they run:
  *   curl -X POST localhost:4010/__fake/behavior -d '{"failNext":"No face found"}'
  *   curl -X POST localhost:4010/__fake/behavior -d '{"rateLimit":{"count":1,"retryAfterSeconds":5}}'
@@ -10,6 +10,7 @@
  */
 import { startFakeDid } from "../test/support/fake-did";
 import { startFakeHeygen } from "../test/support/fake-heygen";
+import { startFakeTelegram } from "../test/support/fake-telegram";
 
 function option(name: string, fallback: number) {
   const index = process.argv.indexOf(`--${name}`);
@@ -22,6 +23,13 @@ async function main() {
     : "http://localhost:3000";
   const heygen = await startFakeHeygen({ port: option("heygen-port", 4010) });
   const did = await startFakeDid({ port: option("did-port", 4020) });
+  const telegram = await startFakeTelegram({ port: option("telegram-port", 4030) });
+  const botToken = telegram.addBot("brand_studio_demo_bot");
+  telegram.addChannel({
+    title: "Brand Studio demo",
+    username: "brand_studio_demo",
+    admins: [{ token: botToken }],
+  });
   const renderMs = option("render-ms", 8000);
   heygen.behavior.renderMs = renderMs;
   did.behavior.renderMs = renderMs;
@@ -37,10 +45,17 @@ Use D-ID:
   VIDEO_PROVIDER=did DID_API_KEY=${did.apiKey} DID_BASE_URL=${did.url} npm run dev
 
 Then upload a brand avatar (it is sent to the provider) and make an avatar video.
+
+Use Telegram (publishing):
+  TELEGRAM_API_BASE_URL=${telegram.url} npm run dev
+  then connect a channel in brand settings with bot token ${botToken} and chat @brand_studio_demo.
+  Posted messages: curl ${telegram.url}/__fake/state
+  Steer it: curl -X POST ${telegram.url}/__fake/behavior -d '{"rateLimit":{"count":1,"retryAfterSeconds":3}}'
+            (also serverError {count, status} and sendLatencyMs)
 Steer a fake with POST ${heygen.url}/__fake/behavior (failNext, rateLimit, outage, dropWebhooks, latencyMs, renderMs).`);
 
   const stop = async () => {
-    await Promise.all([heygen.close(), did.close()]);
+    await Promise.all([heygen.close(), did.close(), telegram.close()]);
     process.exit(0);
   };
   process.on("SIGINT", stop);

@@ -76,6 +76,7 @@ describe("generation through an OpenAI-compatible server", () => {
       description: expected.mediaPlan.items[0].description,
       altText: expected.mediaPlan.items[0].altText,
       aspectRatio: "4:5",
+      imageUrl: null,
     });
     expect(post.generation).toMatchObject({
       provider: "openai-compatible",
@@ -131,7 +132,14 @@ describe("generation through an OpenAI-compatible server", () => {
     expect(post.mediaPlan).toEqual({
       format: "single_image",
       items: [
-        { type: "image", description: "Cover", altText: "Cover", aspectRatio: "16:9", overlayText: "Hi" },
+        {
+          type: "image",
+          description: "Cover",
+          altText: "Cover",
+          aspectRatio: "16:9",
+          overlayText: "Hi",
+          imageUrl: null,
+        },
       ],
     });
   });

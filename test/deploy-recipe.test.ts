@@ -21,6 +21,7 @@ type Service = {
   depends_on?: Record<string, { condition: string }>;
   container_name?: string;
   healthcheck?: { disable?: boolean };
+  profiles?: string[];
 };
 const compose = parse(read("compose.yaml"), { merge: true }) as { services: Record<string, Service> };
 const services = compose.services;
@@ -44,9 +45,12 @@ function expectRunnable(command: string[] | undefined, where: string) {
 
 describe("compose.yaml", () => {
   it("has PostgreSQL, an S3-compatible store with a bucket step, a one-shot migrate, web and worker", () => {
-    expect(Object.keys(services).sort()).toEqual(
-      ["create-bucket", "migrate", "minio", "postgres", "web", "worker"].sort(),
-    );
+    const always = Object.keys(services).filter((name) => !services[name].profiles);
+    expect(always.sort()).toEqual(["create-bucket", "migrate", "minio", "postgres", "web", "worker"].sort());
+    // Everything else is the optional observability profile (docs/observability.md).
+    const optional = Object.keys(services).filter((name) => services[name].profiles);
+    expect(optional.sort()).toEqual(["grafana", "jaeger", "otel-collector", "prometheus"]);
+    for (const name of optional) expect(services[name].profiles, name).toEqual(["observability"]);
     expect(services.postgres.image).toMatch(/^postgres:\d+/);
     expect(services.minio.image).toMatch(/^minio\/minio/);
     expect(services["create-bucket"].image).toMatch(/^minio\/mc/);

@@ -195,6 +195,84 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/brands/{brandId}/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload logo
+         * @description Uploads the brand's logo (PNG, JPEG or SVG, rasterised to a PNG); a new upload replaces the old logo. Owners only.
+         *
+         *     Docs card: [/api-docs/upload-logo](/api-docs/upload-logo).
+         */
+        post: operations["upload-logo"];
+        /**
+         * Delete logo
+         * @description Removes the brand's logo; videos are made without one. Owners only.
+         *
+         *     Docs card: [/api-docs/delete-logo](/api-docs/delete-logo).
+         */
+        delete: operations["delete-logo"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/brands/{brandId}/music": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload music
+         * @description Uploads the brand's music track (MP3, AAC or WAV, at most 20 MB, checked by ffprobe); a new upload replaces the old one. Owners only.
+         *
+         *     Docs card: [/api-docs/upload-music](/api-docs/upload-music).
+         */
+        post: operations["upload-music"];
+        /**
+         * Delete music
+         * @description Removes the brand's music track; videos have only the voice. Owners only.
+         *
+         *     Docs card: [/api-docs/delete-music](/api-docs/delete-music).
+         */
+        delete: operations["delete-music"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/brands/{brandId}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Brand preview frame
+         * @description Renders one frame of a video in the brand kit (colours, font, logo, caption and overlay text in the safe areas) with the video renderer.
+         *
+         *     Docs card: [/api-docs/brand-preview-frame](/api-docs/brand-preview-frame).
+         */
+        get: operations["brand-preview-frame"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/content/create": {
         parameters: {
             query?: never;
@@ -284,6 +362,56 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/{postId}/media/{index}/image/generate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate media image
+         * @description Makes the image of one media-plan item in its aspect ratio: with an image model (OPENAI_API_KEY or OPENAI_BASE_URL) from its description and the brand colours, else a branded card drawn locally. Replaces the item's image.
+         *
+         *     Docs card: [/api-docs/generate-media-image](/api-docs/generate-media-image).
+         */
+        post: operations["generate-media-image"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/{postId}/media/{index}/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload media image
+         * @description Replaces one media-plan item's image with an uploaded one, cover-cropped to the item's aspect ratio.
+         *
+         *     Docs card: [/api-docs/upload-media-image](/api-docs/upload-media-image).
+         */
+        post: operations["upload-media-image"];
+        /**
+         * Delete media image
+         * @description Removes one media-plan item's image; the item stays in the plan.
+         *
+         *     Docs card: [/api-docs/delete-media-image](/api-docs/delete-media-image).
+         */
+        delete: operations["delete-media-image"];
         options?: never;
         head?: never;
         patch?: never;
@@ -439,6 +567,404 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List channels
+         * @description Lists a brand's channel connections (never their tokens), oldest first.
+         *
+         *     Docs card: [/api-docs/list-channels](/api-docs/list-channels).
+         */
+        get: operations["list-channels"];
+        put?: never;
+        /**
+         * Connect channel
+         * @description Connects a Telegram channel to a brand with a bot token, after checking with Telegram that the bot is an administrator that may post there. Owners only.
+         *
+         *     Docs card: [/api-docs/connect-channel](/api-docs/connect-channel).
+         */
+        post: operations["connect-channel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/channels/{channelId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect channel
+         * @description Removes a channel connection and its stored token; its scheduled publications are canceled. Owners only.
+         *
+         *     Docs card: [/api-docs/disconnect-channel](/api-docs/disconnect-channel).
+         */
+        delete: operations["disconnect-channel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/{postId}/publications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish post
+         * @description Publishes a post to a connected channel now, or schedules it for publishAt. The channel's rules are checked first; nothing is sent when they are broken. Owners only.
+         *
+         *     Docs card: [/api-docs/create-publication](/api-docs/create-publication).
+         */
+        post: operations["create-publication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/publications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List publications
+         * @description Lists a brand's publications due in a window (the calendar), by publishAt.
+         *
+         *     Docs card: [/api-docs/list-publications](/api-docs/list-publications).
+         */
+        get: operations["list-publications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/publications/{publicationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get publication
+         * @description Returns one publication: its status, and its permalink once published or its error once failed.
+         *
+         *     Docs card: [/api-docs/get-publication](/api-docs/get-publication).
+         */
+        get: operations["get-publication"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel publication
+         * @description Cancels a scheduled publication that has not started. Owners only.
+         *
+         *     Docs card: [/api-docs/cancel-publication](/api-docs/cancel-publication).
+         */
+        delete: operations["cancel-publication"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/brands/{brandId}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List members
+         * @description Lists the brand's members and their roles.
+         *
+         *     Docs card: [/api-docs/list-members](/api-docs/list-members).
+         */
+        get: operations["list-members"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/brands/{brandId}/members/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove member
+         * @description Removes a member from the brand; their next request on any server answers 404 for it.
+         *
+         *     Docs card: [/api-docs/remove-member](/api-docs/remove-member).
+         */
+        delete: operations["remove-member"];
+        options?: never;
+        head?: never;
+        /**
+         * Change member role
+         * @description Changes a member's role. A brand always keeps at least one owner.
+         *
+         *     Docs card: [/api-docs/update-member](/api-docs/update-member).
+         */
+        patch: operations["update-member"];
+        trace?: never;
+    };
+    "/api/brands/{brandId}/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List invitations
+         * @description Lists the brand's invitations (never their links).
+         *
+         *     Docs card: [/api-docs/list-invitations](/api-docs/list-invitations).
+         */
+        get: operations["list-invitations"];
+        put?: never;
+        /**
+         * Invite member
+         * @description Invites someone by email with a role: a single-use link that expires after 7 days, emailed when SMTP_URL is set.
+         *
+         *     Docs card: [/api-docs/create-invitation](/api-docs/create-invitation).
+         */
+        post: operations["create-invitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/brands/{brandId}/invitations/{invitationId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend invitation
+         * @description Issues a new link for a pending or expired invitation (the old link stops working) and sends it again.
+         *
+         *     Docs card: [/api-docs/resend-invitation](/api-docs/resend-invitation).
+         */
+        post: operations["resend-invitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/brands/{brandId}/invitations/{invitationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke invitation
+         * @description Revokes an invitation; its link then says it was revoked.
+         *
+         *     Docs card: [/api-docs/revoke-invitation](/api-docs/revoke-invitation).
+         */
+        delete: operations["revoke-invitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invitations/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open invitation
+         * @description What an invitation link offers: the brand, the role, who invited and until when.
+         *
+         *     Docs card: [/api-docs/get-invitation](/api-docs/get-invitation).
+         */
+        get: operations["get-invitation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invitations/{token}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept invitation
+         * @description Joins the brand with the invitation's role as the signed-in user; the link then stops working.
+         *
+         *     Docs card: [/api-docs/accept-invitation](/api-docs/accept-invitation).
+         */
+        post: operations["accept-invitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/users/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete account
+         * @description Deletes the caller's account, with its password; its API keys and tokens stop at once. Refused while it is a brand's last owner.
+         *
+         *     Docs card: [/api-docs/delete-account](/api-docs/delete-account).
+         */
+        delete: operations["delete-account"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/{postId}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit post for review
+         * @description Sends a draft to the brand's owners for approval (status in_review).
+         *
+         *     Docs card: [/api-docs/submit-post](/api-docs/submit-post).
+         */
+        post: operations["submit-post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/{postId}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Review post
+         * @description Approves a post in review, or sends it back to draft with a comment.
+         *
+         *     Docs card: [/api-docs/review-post](/api-docs/review-post).
+         */
+        post: operations["review-post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List posts to review
+         * @description The posts waiting for the caller's approval, across their brands.
+         *
+         *     Docs card: [/api-docs/list-review-queue](/api-docs/list-review-queue).
+         */
+        get: operations["list-review-queue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/brands/{brandId}/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List brand activity
+         * @description Who did what to the brand and when, newest first, a page at a time.
+         *
+         *     Docs card: [/api-docs/list-activity](/api-docs/list-activity).
+         */
+        get: operations["list-activity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -523,6 +1049,22 @@ export interface components {
              */
             secondaryColor: string;
             /**
+             * @description The video font, one of the bundled open fonts: sans (Inter), serif (Lora), display (Bebas Neue).
+             * @example sans
+             * @enum {string}
+             */
+            font: "sans" | "serif" | "display";
+            /**
+             * @description The OpenAI voice videos speak with when the server has OPENAI_API_KEY; null uses the server's TTS_VOICE. Without OpenAI, eSpeak NG speaks in the brand's language.
+             * @example nova
+             */
+            ttsVoice: ("alloy" | "ash" | "ballad" | "coral" | "echo" | "fable" | "nova" | "onyx" | "sage" | "shimmer" | "verse") | null;
+            /**
+             * @description Posts need an owner's approval before they are scheduled or published.
+             * @example false
+             */
+            requiresApproval: boolean;
+            /**
              * @description Videos per calendar month (UTC); null uses the deployment default (VIDEO_MONTHLY_QUOTA).
              * @example 30
              */
@@ -532,6 +1074,12 @@ export interface components {
              * @example 30
              */
             effectiveMonthlyVideoQuota: number;
+            /**
+             * @description The caller's role on this brand (lib/contracts/permissions.ts says what it may do).
+             * @example owner
+             * @enum {string}
+             */
+            role: "viewer" | "editor" | "owner";
             /**
              * @description none: no avatar; training: an upload is being prepared; ready; failed: see avatarError.
              * @example ready
@@ -552,6 +1100,10 @@ export interface components {
              * @example null
              */
             avatarTrainingEndsAt: string | null;
+            /** @description The brand's logo as a PNG (an SVG upload is rasterised), or null; videos show it. */
+            logoUrl: string | null;
+            /** @description The brand's music track as uploaded (MP3, AAC or WAV), or null; videos play it under the voice. */
+            musicUrl: string | null;
             /**
              * Format: date-time
              * @example 2025-05-01T09:30:00.000Z
@@ -637,6 +1189,22 @@ export interface components {
              */
             secondaryColor?: string;
             /**
+             * @description The video font, one of the bundled open fonts: sans (Inter), serif (Lora), display (Bebas Neue). Default: "sans".
+             * @example sans
+             * @enum {string}
+             */
+            font?: "sans" | "serif" | "display";
+            /**
+             * @description The OpenAI voice videos speak with when the server has OPENAI_API_KEY; null uses the server's TTS_VOICE. Without OpenAI, eSpeak NG speaks in the brand's language. Default: null.
+             * @example nova
+             */
+            ttsVoice?: ("alloy" | "ash" | "ballad" | "coral" | "echo" | "fable" | "nova" | "onyx" | "sage" | "shimmer" | "verse") | null;
+            /**
+             * @description Posts need an owner's approval before they are scheduled or published. Default: false.
+             * @example false
+             */
+            requiresApproval?: boolean;
+            /**
              * @description Videos per calendar month (UTC); null uses the deployment default (VIDEO_MONTHLY_QUOTA). Default: null.
              * @example 30
              */
@@ -715,6 +1283,22 @@ export interface components {
              * @example #E0A458
              */
             secondaryColor?: string;
+            /**
+             * @description The video font, one of the bundled open fonts: sans (Inter), serif (Lora), display (Bebas Neue).
+             * @example sans
+             * @enum {string}
+             */
+            font?: "sans" | "serif" | "display";
+            /**
+             * @description The OpenAI voice videos speak with when the server has OPENAI_API_KEY; null uses the server's TTS_VOICE. Without OpenAI, eSpeak NG speaks in the brand's language.
+             * @example nova
+             */
+            ttsVoice?: ("alloy" | "ash" | "ballad" | "coral" | "echo" | "fable" | "nova" | "onyx" | "sage" | "shimmer" | "verse") | null;
+            /**
+             * @description Posts need an owner's approval before they are scheduled or published.
+             * @example false
+             */
+            requiresApproval?: boolean;
             /**
              * @description Videos per calendar month (UTC); null uses the deployment default (VIDEO_MONTHLY_QUOTA).
              * @example 30
@@ -814,6 +1398,36 @@ export interface components {
              */
             file: string;
         };
+        UploadLogoRequest: {
+            /**
+             * Format: binary
+             * @description The logo: PNG, JPEG or SVG (checked by its bytes), at most 2 MB and 4096×4096 pixels.
+             */
+            file: string;
+        };
+        UploadMusicRequest: {
+            /**
+             * Format: binary
+             * @description The track: MP3, AAC (ADTS or M4A) or WAV, checked by ffprobe, at most 20 MB.
+             */
+            file: string;
+        };
+        BrandPreviewFrame: {
+            /**
+             * @description The frame as a data: URL of a JPEG, drawn by the video renderer's own filter graph.
+             * @example data:image/jpeg;base64,/9j/4AAQSkZJRgABAQAAAQABAAD…
+             */
+            imageUrl: string;
+            /** @example 720 */
+            width: number;
+            /** @example 1280 */
+            height: number;
+            /**
+             * @example 9:16
+             * @enum {string}
+             */
+            aspectRatio: "9:16" | "4:5" | "1:1" | "16:9";
+        };
         Post: {
             /** @example pst_7Hq2mXbV9kLr3NpQ */
             postId: string;
@@ -867,6 +1481,8 @@ export interface components {
                     aspectRatio: "1:1" | "4:5" | "9:16" | "16:9";
                     /** @description Text set on the image, if any. */
                     overlayText?: string;
+                    /** @description The item's image (generated, drawn or uploaded with the media-image operations): a signed URL that expires, or null. Send it back unchanged in an update to keep the image (even when its signature has expired); leave it out to drop it. */
+                    imageUrl?: string | null;
                 }[];
             };
             /** @description Up to 5 hashtags, no duplicates ignoring case. */
@@ -877,6 +1493,19 @@ export interface components {
              */
             status: "draft" | "in_review" | "approved" | "scheduled" | "published";
             videoUrl: string | null;
+            /**
+             * @description The last approval step: submitted, approved, or changes requested (with the comment); null before any.
+             * @example null
+             */
+            review: {
+                /** @enum {string} */
+                action: "submitted" | "approved" | "changes_requested";
+                /** @description Who acted; null once that account is deleted. */
+                by: string | null;
+                /** Format: date-time */
+                at: string;
+                comment: string | null;
+            } | null;
             generation: {
                 /** @description local, openai or openai-compatible. */
                 provider: string;
@@ -890,6 +1519,13 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        UploadMediaImageRequest: {
+            /**
+             * Format: binary
+             * @description The image: PNG, JPEG or WebP (checked by its bytes), at most 5 MB; cover-cropped to the item's aspect ratio.
+             */
+            file: string;
         };
         VideoJob: {
             /** @example vjb_7Hq2mXbV9kLr3NpQ */
@@ -946,7 +1582,7 @@ export interface components {
                  * @example generation_failed
                  * @enum {string}
                  */
-                code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "job_not_cancelable" | "post_not_approved" | "channel_reauth_required" | "publish_rule_violation" | "internal_error";
+                code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "job_not_cancelable" | "post_not_approved" | "invitation_unavailable" | "last_owner" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publish_outcome_unknown" | "internal_error";
                 message: string;
                 retryable: boolean;
             } | null;
@@ -958,6 +1594,254 @@ export interface components {
             script: string;
             brief: string | null;
             referenceVideoId: string | null;
+        };
+        ChannelConnection: {
+            /** @example chn_7Hq2mXbV9kLr3NpQ */
+            channelId: string;
+            /** @example brd_7Hq2mXbV9kLr3NpQ */
+            brandId: string;
+            /** @enum {string} */
+            channel: "telegram" | "instagram" | "linkedin";
+            /** @description The channel's name on the platform (a Telegram channel's title). */
+            accountName: string;
+            /**
+             * @description The public handle (a channel's @username), when it has one.
+             * @example @acme_news
+             */
+            accountHandle: string | null;
+            avatarUrl: string | null;
+            /**
+             * @description `needs_reconnect` once the platform refused the stored token; an owner connects it again.
+             * @enum {string}
+             */
+            status: "active" | "needs_reconnect";
+            /** @description Why the connection needs attention, or a note about it (for example that media is uploaded because APP_URL is not public). */
+            statusMessage: string | null;
+            /**
+             * @description How a post's media reaches the platform: by a signed URL it fetches (APP_URL is public) or uploaded with the post.
+             * @enum {string}
+             */
+            mediaDelivery: "url" | "upload";
+            /** Format: date-time */
+            createdAt: string;
+        };
+        Publication: {
+            /** @example pub_7Hq2mXbV9kLr3NpQ */
+            publicationId: string;
+            /** @example pst_7Hq2mXbV9kLr3NpQ */
+            postId: string;
+            /** @example brd_7Hq2mXbV9kLr3NpQ */
+            brandId: string;
+            /** @description Null once the channel was disconnected. */
+            channelId: string | null;
+            /** @enum {string} */
+            channel: "telegram" | "instagram" | "linkedin";
+            /**
+             * @description scheduled → publishing → published | failed; canceled from scheduled.
+             * @enum {string}
+             */
+            status: "scheduled" | "publishing" | "published" | "failed" | "canceled";
+            /**
+             * Format: date-time
+             * @description When it is (or was) due, UTC.
+             */
+            publishAt: string;
+            startedAt: string | null;
+            publishedAt: string | null;
+            finishedAt: string | null;
+            /** @description The platform's id of the post, once published. */
+            externalId: string | null;
+            /**
+             * @description The post's public link, once published.
+             * @example https://t.me/acme_news/42
+             */
+            permalink: string | null;
+            /** @description Set only when the publication failed. */
+            error: {
+                /**
+                 * @example channel_reauth_required
+                 * @enum {string}
+                 */
+                code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "job_not_cancelable" | "post_not_approved" | "invitation_unavailable" | "last_owner" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publish_outcome_unknown" | "internal_error";
+                /** @description What went wrong, with the platform's own message when it gave one. */
+                message: string;
+                retryable: boolean;
+            } | null;
+            /** @description Calls made to the platform so far. */
+            attempts: number;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        MemberList: {
+            /** @description The brand's members, owners first, then by email. */
+            items: components["schemas"]["Member"][];
+        };
+        Member: {
+            /** @example usr_7Hq2mXbV9kLr3NpQ */
+            userId: string;
+            /** @example maria@example.com */
+            email: string;
+            /** @example Maria */
+            name: string | null;
+            /**
+             * @description viewer reads; editor also drafts, makes videos and submits; owner also manages and approves.
+             * @example editor
+             * @enum {string}
+             */
+            role: "viewer" | "editor" | "owner";
+            /**
+             * Format: date-time
+             * @example 2025-05-01T09:30:00.000Z
+             */
+            joinedAt: string;
+        };
+        InvitationList: {
+            /** @description Pending invitations first, newest first. */
+            items: components["schemas"]["Invitation"][];
+        };
+        Invitation: {
+            /** @example inv_7Hq2mXbV9kLr3NpQ */
+            invitationId: string;
+            /** @example brd_7Hq2mXbV9kLr3NpQ */
+            brandId: string;
+            /** @example sam@example.com */
+            email: string;
+            /**
+             * @description viewer reads; editor also drafts, makes videos and submits; owner also manages and approves.
+             * @example editor
+             * @enum {string}
+             */
+            role: "viewer" | "editor" | "owner";
+            /**
+             * @description pending until accepted, revoked, or past expiresAt.
+             * @example pending
+             * @enum {string}
+             */
+            status: "pending" | "accepted" | "expired" | "revoked";
+            /**
+             * @description Who sent it (email).
+             * @example maria@example.com
+             */
+            invitedBy: string | null;
+            /**
+             * Format: date-time
+             * @example 2025-05-01T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2025-05-08T09:30:00.000Z
+             */
+            expiresAt: string;
+        };
+        InvitationWithLink: {
+            /** @example inv_7Hq2mXbV9kLr3NpQ */
+            invitationId: string;
+            /** @example brd_7Hq2mXbV9kLr3NpQ */
+            brandId: string;
+            /** @example sam@example.com */
+            email: string;
+            /**
+             * @description viewer reads; editor also drafts, makes videos and submits; owner also manages and approves.
+             * @example editor
+             * @enum {string}
+             */
+            role: "viewer" | "editor" | "owner";
+            /**
+             * @description pending until accepted, revoked, or past expiresAt.
+             * @example pending
+             * @enum {string}
+             */
+            status: "pending" | "accepted" | "expired" | "revoked";
+            /**
+             * @description Who sent it (email).
+             * @example maria@example.com
+             */
+            invitedBy: string | null;
+            /**
+             * Format: date-time
+             * @example 2025-05-01T09:30:00.000Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @example 2025-05-08T09:30:00.000Z
+             */
+            expiresAt: string;
+            /**
+             * @description The single-use link. It is shown only in this response; only its hash is stored.
+             * @example https://studio.example.com/invite/hT9x2Qv7mK0pLr4NsW8yBc3ZfJ6aDg1E5uIoX_kPq-Y
+             */
+            link: string;
+            /** @description True when the link was sent by email (SMTP_URL is set). */
+            emailed: boolean;
+        };
+        ResendInvitationRequest: Record<string, never>;
+        InvitationPreview: {
+            /** @example Northwind Coffee */
+            brandName: string;
+            /** @example sam@example.com */
+            email: string;
+            /**
+             * @description viewer reads; editor also drafts, makes videos and submits; owner also manages and approves.
+             * @example editor
+             * @enum {string}
+             */
+            role: "viewer" | "editor" | "owner";
+            /** @example Maria */
+            invitedBy: string | null;
+            /**
+             * Format: date-time
+             * @example 2025-05-08T09:30:00.000Z
+             */
+            expiresAt: string;
+        };
+        AcceptedInvitation: {
+            /** @example brd_7Hq2mXbV9kLr3NpQ */
+            brandId: string;
+            /**
+             * @description viewer reads; editor also drafts, makes videos and submits; owner also manages and approves.
+             * @example editor
+             * @enum {string}
+             */
+            role: "viewer" | "editor" | "owner";
+        };
+        AcceptInvitationRequest: Record<string, never>;
+        ReviewQueue: {
+            /** @description Posts in review on brands where the caller approves, oldest first (at most 100). */
+            items: components["schemas"]["Post"][];
+        };
+        ActivityPage: {
+            items: components["schemas"]["ActivityEntry"][];
+            nextCursor: string | null;
+        };
+        ActivityEntry: {
+            /** @example act_7Hq2mXbV9kLr3NpQ */
+            activityId: string;
+            /** @example brd_7Hq2mXbV9kLr3NpQ */
+            brandId: string;
+            /**
+             * @example post.approved
+             * @enum {string}
+             */
+            action: "brand.created" | "brand.updated" | "brand.avatar_uploaded" | "brand.kit_updated" | "member.joined" | "member.role_changed" | "member.removed" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "post.created" | "post.updated" | "post.submitted" | "post.approved" | "post.changes_requested" | "post.deleted" | "video.created" | "video.canceled";
+            /** @description Who did it; null once that account is deleted. */
+            actorId: string | null;
+            /** @example maria@example.com */
+            actorEmail: string | null;
+            /** @example post */
+            subjectType: string | null;
+            /** @example pst_7Hq2mXbV9kLr3NpQ */
+            subjectId: string | null;
+            /** @description What changed, by action (roles, fields, comment…). */
+            details: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @example 2025-05-02T10:00:00.000Z
+             */
+            createdAt: string;
         };
         /** @description Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. HTTP 400. */
         Error_invalid_request: {
@@ -1342,6 +2226,42 @@ export interface components {
             requestId: string;
             /** @description This error's section of the operation's docs card. */
             docUrl: string;
+            details?: {
+                /** @description The post's status now. */
+                status: string;
+            };
+        };
+        /** @description The invitation link cannot be used any more. `details`: `{ reason }`, one of `accepted`, `expired`, `revoked`. HTTP 410. */
+        Error_invitation_unavailable: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "invitation_unavailable";
+            /** @description A sentence to show the user as is. */
+            message: string;
+            /** @constant */
+            retryable: false;
+            /** @description The same id as the X-Request-Id header. */
+            requestId: string;
+            /** @description This error's section of the operation's docs card. */
+            docUrl: string;
+        };
+        /** @description The change would leave a brand without an owner: promote another member first. `details`: `{ brandId }`. HTTP 409. */
+        Error_last_owner: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "last_owner";
+            /** @description A sentence to show the user as is. */
+            message: string;
+            /** @constant */
+            retryable: false;
+            /** @description The same id as the X-Request-Id header. */
+            requestId: string;
+            /** @description This error's section of the operation's docs card. */
+            docUrl: string;
         };
         /** @description The channel connection's token was refused by the platform; an owner must reconnect it. HTTP 409. */
         Error_channel_reauth_required: {
@@ -1374,6 +2294,85 @@ export interface components {
             requestId: string;
             /** @description This error's section of the operation's docs card. */
             docUrl: string;
+            details?: {
+                /** @enum {string} */
+                channel: "telegram" | "instagram" | "linkedin";
+                /**
+                 * @description Which rule the post breaks.
+                 * @enum {string}
+                 */
+                rule: "caption_length" | "media_required" | "media_count";
+                /** @description The channel's limit (characters or items). */
+                limit: number;
+                /** @description What the post has. */
+                actual: number;
+                /** @description Whether the post is sent with media (Telegram allows less text then). */
+                withMedia: boolean;
+            };
+        };
+        /** @description Connecting a channel: the platform refused the check (a wrong token, an unknown chat, or a bot that is not an administrator allowed to post). `details`: `{ check, platformMessage }`. HTTP 422. */
+        Error_channel_check_failed: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "channel_check_failed";
+            /** @description A sentence to show the user as is. */
+            message: string;
+            /** @constant */
+            retryable: false;
+            /** @description The same id as the X-Request-Id header. */
+            requestId: string;
+            /** @description This error's section of the operation's docs card. */
+            docUrl: string;
+            details?: {
+                /**
+                 * @description token: getMe refused the bot token; chat: getChat found no such chat; admin: the bot is not an administrator that may post; unreachable: the platform did not answer.
+                 * @enum {string}
+                 */
+                check: "token" | "chat" | "admin" | "unreachable";
+                /** @description The platform's own description, when it gave one. */
+                platformMessage: string | null;
+            };
+        };
+        /** @description The publication has already started, been published or failed; only a scheduled one can be canceled. `details`: `{ status }`. HTTP 409. */
+        Error_publication_not_cancelable: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "publication_not_cancelable";
+            /** @description A sentence to show the user as is. */
+            message: string;
+            /** @constant */
+            retryable: false;
+            /** @description The same id as the X-Request-Id header. */
+            requestId: string;
+            /** @description This error's section of the operation's docs card. */
+            docUrl: string;
+            details?: {
+                /**
+                 * @description The publication's status now.
+                 * @enum {string}
+                 */
+                status: "publishing" | "published" | "failed";
+            };
+        };
+        /** @description A publication's error only (never an HTTP answer): the worker stopped after calling the platform and before it saved the answer. It is never re-sent on its own; check the channel. HTTP 502. */
+        Error_publish_outcome_unknown: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "publish_outcome_unknown";
+            /** @description A sentence to show the user as is. */
+            message: string;
+            /** @constant */
+            retryable: false;
+            /** @description The same id as the X-Request-Id header. */
+            requestId: string;
+            /** @description This error's section of the operation's docs card. */
+            docUrl: string;
         };
         /** @description Anything unexpected. The message is generic; the log line carries the requestId. HTTP 500. */
         Error_internal_error: {
@@ -1392,7 +2391,7 @@ export interface components {
             docUrl: string;
         };
         /** @description One variant per error code; `code` tells which, and so what `details` holds. */
-        Error: components["schemas"]["Error_invalid_request"] | components["schemas"]["Error_unauthorized"] | components["schemas"]["Error_not_found"] | components["schemas"]["Error_method_not_allowed"] | components["schemas"]["Error_brief_too_short"] | components["schemas"]["Error_brand_context_missing"] | components["schemas"]["Error_moderation_required"] | components["schemas"]["Error_generation_failed"] | components["schemas"]["Error_brand_not_ready"] | components["schemas"]["Error_avatar_training"] | components["schemas"]["Error_quota_exceeded"] | components["schemas"]["Error_rate_limited"] | components["schemas"]["Error_email_taken"] | components["schemas"]["Error_idempotency_conflict"] | components["schemas"]["Error_provider_unavailable"] | components["schemas"]["Error_service_unavailable"] | components["schemas"]["Error_payload_too_large"] | components["schemas"]["Error_forbidden"] | components["schemas"]["Error_job_not_cancelable"] | components["schemas"]["Error_post_not_approved"] | components["schemas"]["Error_channel_reauth_required"] | components["schemas"]["Error_publish_rule_violation"] | components["schemas"]["Error_internal_error"];
+        Error: components["schemas"]["Error_invalid_request"] | components["schemas"]["Error_unauthorized"] | components["schemas"]["Error_not_found"] | components["schemas"]["Error_method_not_allowed"] | components["schemas"]["Error_brief_too_short"] | components["schemas"]["Error_brand_context_missing"] | components["schemas"]["Error_moderation_required"] | components["schemas"]["Error_generation_failed"] | components["schemas"]["Error_brand_not_ready"] | components["schemas"]["Error_avatar_training"] | components["schemas"]["Error_quota_exceeded"] | components["schemas"]["Error_rate_limited"] | components["schemas"]["Error_email_taken"] | components["schemas"]["Error_idempotency_conflict"] | components["schemas"]["Error_provider_unavailable"] | components["schemas"]["Error_service_unavailable"] | components["schemas"]["Error_payload_too_large"] | components["schemas"]["Error_forbidden"] | components["schemas"]["Error_job_not_cancelable"] | components["schemas"]["Error_post_not_approved"] | components["schemas"]["Error_invitation_unavailable"] | components["schemas"]["Error_last_owner"] | components["schemas"]["Error_channel_reauth_required"] | components["schemas"]["Error_publish_rule_violation"] | components["schemas"]["Error_channel_check_failed"] | components["schemas"]["Error_publication_not_cancelable"] | components["schemas"]["Error_publish_outcome_unknown"] | components["schemas"]["Error_internal_error"];
         /** @description The body of every error response. */
         ErrorEnvelope: {
             error: components["schemas"]["Error"];
@@ -2162,6 +3161,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `not_found`: Unknown id, or an id the caller may not see. */
             404: {
                 headers: {
@@ -2336,6 +3346,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `not_found`: Unknown id, or an id the caller may not see. */
             404: {
                 headers: {
@@ -2370,6 +3391,482 @@ export interface operations {
                 };
             };
             /** @description `provider_unavailable`: The video provider cannot accept jobs now. No job is created. `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "upload-logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                brandId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["UploadLogoRequest"];
+            };
+        };
+        responses: {
+            /** @description The brand with its new logoUrl. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Brand"];
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over the operation's limit (JSON 256 KB unless stated otherwise; uploads 5 MB). Refused before it is read whole. */
+            413: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "delete-logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                brandId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The brand, logoUrl null. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Brand"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "upload-music": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                brandId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["UploadMusicRequest"];
+            };
+        };
+        responses: {
+            /** @description The brand with its new musicUrl. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Brand"];
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over the operation's limit (JSON 256 KB unless stated otherwise; uploads 5 MB). Refused before it is read whole. */
+            413: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "delete-music": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                brandId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The brand, musicUrl null. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Brand"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "brand-preview-frame": {
+        parameters: {
+            query?: {
+                /** @description The frame's shape (default 9:16); the short side is 720 px, as in videos. Default: "9:16". */
+                aspectRatio?: "9:16" | "4:5" | "1:1" | "16:9";
+                /** @description Preview this primary colour instead of the saved one. */
+                primaryColor?: string;
+                /** @description Preview this secondary colour instead of the saved one. */
+                secondaryColor?: string;
+                /** @description Preview this font instead of the saved one. */
+                font?: "sans" | "serif" | "display";
+            };
+            header?: never;
+            path: {
+                brandId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The frame. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrandPreviewFrame"];
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
             503: {
                 headers: {
                     /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
@@ -2472,6 +3969,17 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Always `Bearer error="invalid_token"`. */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2668,7 +4176,7 @@ export interface operations {
                         type: "error";
                         error: {
                             /** @enum {string} */
-                            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "job_not_cancelable" | "post_not_approved" | "channel_reauth_required" | "publish_rule_violation" | "internal_error";
+                            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "job_not_cancelable" | "post_not_approved" | "invitation_unavailable" | "last_owner" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publish_outcome_unknown" | "internal_error";
                             message: string;
                             retryable: boolean;
                             requestId: string;
@@ -2696,6 +4204,17 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Always `Bearer error="invalid_token"`. */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2904,6 +4423,8 @@ export interface operations {
                             aspectRatio: "1:1" | "4:5" | "9:16" | "16:9";
                             /** @description Text set on the image, if any. */
                             overlayText?: string;
+                            /** @description The item's image (generated, drawn or uploaded with the media-image operations): a signed URL that expires, or null. Send it back unchanged in an update to keep the image (even when its signature has expired); leave it out to drop it. */
+                            imageUrl?: string | null;
                         }[];
                     };
                     /** @description Up to 5 hashtags, no duplicates ignoring case. */
@@ -2943,6 +4464,17 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Always `Bearer error="invalid_token"`. */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3044,6 +4576,320 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Always `Bearer error="invalid_token"`. */
                     "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "generate-media-image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                postId: string;
+                /** @description The media item's position in mediaPlan.items, from 0. */
+                index: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The post, the item with its new imageUrl. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `generation_failed`: The model failed, timed out or returned unusable output after retries. Nothing is saved. */
+            502: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "upload-media-image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                postId: string;
+                /** @description The media item's position in mediaPlan.items, from 0. */
+                index: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["UploadMediaImageRequest"];
+            };
+        };
+        responses: {
+            /** @description The post, the item with its new imageUrl. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over the operation's limit (JSON 256 KB unless stated otherwise; uploads 5 MB). Refused before it is read whole. */
+            413: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "delete-media-image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                postId: string;
+                /** @description The media item's position in mediaPlan.items, from 0. */
+                index: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The post, the item's imageUrl null. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3290,6 +5136,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `not_found`: Unknown id, or an id the caller may not see. */
             404: {
                 headers: {
@@ -3512,6 +5369,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `not_found`: Unknown id, or an id the caller may not see. */
             404: {
                 headers: {
@@ -3583,7 +5451,7 @@ export interface operations {
                             webhookId: string;
                             /** @example https://hooks.example.com/brand-studio */
                             url: string;
-                            events: ("video.succeeded" | "video.failed" | "video.canceled")[];
+                            events: ("video.succeeded" | "video.failed" | "video.canceled" | "post.published" | "post.publish_failed")[];
                             /** Format: date-time */
                             createdAt: string;
                         }[];
@@ -3637,7 +5505,7 @@ export interface operations {
                      *       "video.failed"
                      *     ]
                      */
-                    events: ("video.succeeded" | "video.failed" | "video.canceled")[];
+                    events: ("video.succeeded" | "video.failed" | "video.canceled" | "post.published" | "post.publish_failed")[];
                 };
             };
         };
@@ -3655,7 +5523,7 @@ export interface operations {
                         webhookId: string;
                         /** @example https://hooks.example.com/brand-studio */
                         url: string;
-                        events: ("video.succeeded" | "video.failed" | "video.canceled")[];
+                        events: ("video.succeeded" | "video.failed" | "video.canceled" | "post.published" | "post.publish_failed")[];
                         /** Format: date-time */
                         createdAt: string;
                         /**
@@ -3894,6 +5762,2064 @@ export interface operations {
                 headers: {
                     /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
                     "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "list-channels": {
+        parameters: {
+            query: {
+                brandId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The brand's connections. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["ChannelConnection"][];
+                    };
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "connect-channel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example brd_7Hq2mXbV9kLr3NpQ */
+                    brandId: string;
+                    /**
+                     * @description Telegram connects here with a bot token; LinkedIn and Instagram will connect through OAuth.
+                     * @constant
+                     */
+                    channel: "telegram";
+                    /**
+                     * @description The bot's token from @BotFather. Stored encrypted; never returned.
+                     * @example 123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw
+                     */
+                    botToken: string;
+                    /**
+                     * @description The channel: its @username, or its numeric id (-100…). The bot must be an administrator there.
+                     * @example @acme_news
+                     */
+                    chatId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Connected (or the same channel connected again with a new token). */
+            201: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChannelConnection"];
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `channel_check_failed`: Connecting a channel: the platform refused the check (a wrong token, an unknown chat, or a bot that is not an administrator allowed to post). `details`: `{ check, platformMessage }`. */
+            422: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `provider_unavailable`: The video provider cannot accept jobs now. No job is created. `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "disconnect-channel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection is removed. */
+            204: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "create-publication": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                postId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example chn_7Hq2mXbV9kLr3NpQ */
+                    channelId: string;
+                    /**
+                     * Format: date-time
+                     * @description When to publish, UTC (an offset is accepted). Absent or in the past: now.
+                     * @example 2026-12-01T09:00:00Z
+                     */
+                    publishAt?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: publishing now (`publishing`) or later (`scheduled`). Poll Location. */
+            202: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description The URL of the created resource. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example pub_7Hq2mXbV9kLr3NpQ */
+                        publicationId: string;
+                        /** @enum {string} */
+                        status: "scheduled" | "publishing";
+                    };
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `post_not_approved`: The brand requires approval, and the post has not been approved. `channel_reauth_required`: The channel connection's token was refused by the platform; an owner must reconnect it. */
+            409: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `publish_rule_violation`: The post breaks the channel's rules (length, media count, media required). `details` names the rule. */
+            422: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `provider_unavailable`: The video provider cannot accept jobs now. No job is created. `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "list-publications": {
+        parameters: {
+            query: {
+                brandId: string;
+                /** @description Start of the window (publishAt ≥ from). Default: 31 days ago. */
+                from?: string;
+                /** @description End of the window (publishAt < to). Default: 31 days after from. */
+                to?: string;
+                /** @description Only this post's publications. */
+                postId?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The publications, earliest first. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["Publication"][];
+                    };
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "get-publication": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                publicationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The publication. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Publication"];
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "cancel-publication": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                publicationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The publication, now canceled (also when it already was). */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Publication"];
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `publication_not_cancelable`: The publication has already started, been published or failed; only a scheduled one can be canceled. `details`: `{ status }`. */
+            409: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "list-members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                brandId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The members. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberList"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "remove-member": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                brandId: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The member is removed. */
+            204: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `last_owner`: The change would leave a brand without an owner: promote another member first. `details`: `{ brandId }`. */
+            409: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "update-member": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                brandId: string;
+                userId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description viewer reads; editor also drafts, makes videos and submits; owner also manages and approves.
+                     * @example editor
+                     * @enum {string}
+                     */
+                    role: "viewer" | "editor" | "owner";
+                };
+            };
+        };
+        responses: {
+            /** @description The member with the new role. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `last_owner`: The change would leave a brand without an owner: promote another member first. `details`: `{ brandId }`. */
+            409: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over the operation's limit (JSON 256 KB unless stated otherwise; uploads 5 MB). Refused before it is read whole. */
+            413: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "list-invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                brandId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitations. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationList"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "create-invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                brandId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @example sam@example.com
+                     */
+                    email: string;
+                    /**
+                     * @description viewer reads; editor also drafts, makes videos and submits; owner also manages and approves.
+                     * @example editor
+                     * @enum {string}
+                     */
+                    role: "viewer" | "editor" | "owner";
+                };
+            };
+        };
+        responses: {
+            /** @description The invitation and its link. */
+            201: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationWithLink"];
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over the operation's limit (JSON 256 KB unless stated otherwise; uploads 5 MB). Refused before it is read whole. */
+            413: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "resend-invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                brandId: string;
+                invitationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResendInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description The invitation and its new link. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationWithLink"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `invitation_unavailable`: The invitation link cannot be used any more. `details`: `{ reason }`, one of `accepted`, `expired`, `revoked`. */
+            410: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over the operation's limit (JSON 256 KB unless stated otherwise; uploads 5 MB). Refused before it is read whole. */
+            413: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "revoke-invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                brandId: string;
+                invitationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked invitation. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Invitation"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "get-invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationPreview"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `invitation_unavailable`: The invitation link cannot be used any more. `details`: `{ reason }`, one of `accepted`, `expired`, `revoked`. */
+            410: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "accept-invitation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description The membership. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedInvitation"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `invitation_unavailable`: The invitation link cannot be used any more. `details`: `{ reason }`, one of `accepted`, `expired`, `revoked`. */
+            410: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over the operation's limit (JSON 256 KB unless stated otherwise; uploads 5 MB). Refused before it is read whole. */
+            413: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "delete-account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The account's password, to confirm.
+                     * @example correct-horse-battery
+                     */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The account is deleted. */
+            204: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `last_owner`: The change would leave a brand without an owner: promote another member first. `details`: `{ brandId }`. */
+            409: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over the operation's limit (JSON 256 KB unless stated otherwise; uploads 5 MB). Refused before it is read whole. */
+            413: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "submit-post": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                postId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description A note for the reviewer.
+                     * @example Lead with the origin of the beans, then the offer.
+                     */
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The post, now in review. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over the operation's limit (JSON 256 KB unless stated otherwise; uploads 5 MB). Refused before it is read whole. */
+            413: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "review-post": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                postId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @example request_changes
+                     * @enum {string}
+                     */
+                    decision: "approve" | "request_changes";
+                    /**
+                     * @description What to change (shown to the author); required to request changes.
+                     * @example Lead with the origin of the beans, then the offer.
+                     */
+                    comment?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The post after the decision. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Post"];
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over the operation's limit (JSON 256 KB unless stated otherwise; uploads 5 MB). Refused before it is read whole. */
+            413: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "list-review-queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The posts in review. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewQueue"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "list-activity": {
+        parameters: {
+            query?: {
+                /** @description nextCursor from the previous page. */
+                cursor?: string;
+                /** @description Default: 50. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                brandId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivityPage"];
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -3,6 +3,9 @@ import { assertConfig, config } from "@/lib/config";
 import { log } from "@/lib/log";
 import { getQueue, stopQueue } from "@/lib/queue/boss";
 import { prepareDatabase } from "@/lib/server/prepare-database";
+import { setMetricsRole } from "@/lib/telemetry/metrics";
+import { startMetricsServer } from "@/lib/telemetry/metrics-server";
+import { startTracing, stopTracing } from "@/lib/telemetry/start-tracing";
 import { startWorkers } from "./workers";
 
 /** `npm run worker`: a job runner process of its own. Any number can share one PostgreSQL database. */
@@ -15,6 +18,11 @@ async function main() {
     );
     process.exit(1);
   }
+  // Traces (when OTEL_EXPORTER_OTLP_ENDPOINT is set) and the metrics port (when METRICS_PORT is set):
+  // a worker serves no HTTP, so its registry gets a small server of its own (docs/observability.md).
+  await startTracing("worker");
+  setMetricsRole("worker");
+  const metricsServer = await startMetricsServer();
   // Migrates only in development; never seeds. A database that is behind stops the worker here, naming
   // `npm run db:migrate`.
   await prepareDatabase({ seed: false });
@@ -25,6 +33,8 @@ async function main() {
   const shutdown = async (signal: string) => {
     log.info("worker_stopping", { signal });
     await stopQueue();
+    metricsServer?.close();
+    await stopTracing();
     await closeDatabase();
     process.exit(0);
   };

@@ -9,7 +9,8 @@ export async function loadWorkers(): Promise<QueueWorker[]> {
   const { avatarTrainingWorker } = await import("@/lib/brands/avatar-training");
   const { videoWorker } = await import("@/lib/video/video-worker");
   const { webhookWorker } = await import("@/lib/webhooks/deliver-webhook");
-  return [avatarTrainingWorker, videoWorker, webhookWorker];
+  const { publishWorker } = await import("@/lib/publishing/publish-worker");
+  return [avatarTrainingWorker, videoWorker, webhookWorker, publishWorker];
 }
 
 export async function startWorkers(boss: PgBoss) {

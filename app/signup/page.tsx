@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { safeCallbackUrl } from "@/components/auth/safe-callback";
 import { SignupForm } from "@/components/auth/signup-form";
 import { Card } from "@/components/ui/primitives";
 import { config } from "@/lib/config";
@@ -7,8 +8,14 @@ import { config } from "@/lib/config";
 export const metadata = { title: "Create an account" };
 export const dynamic = "force-dynamic";
 
-export default function SignupPage() {
+export default async function SignupPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ callbackUrl?: string | string[] }>;
+}) {
   if (!config.allowSignup) notFound();
+  const { callbackUrl } = await searchParams;
+  const next = safeCallbackUrl(typeof callbackUrl === "string" ? callbackUrl : null, "/brands");
   return (
     <div className="mx-auto max-w-sm space-y-6 pt-6">
       <div className="space-y-1 text-center">
@@ -16,7 +23,7 @@ export default function SignupPage() {
         <p className="text-sm text-slate-600">Set up a brand, then write your first post.</p>
       </div>
       <Card>
-        <SignupForm />
+        <SignupForm callbackUrl={next} />
       </Card>
       <p className="text-center text-sm text-slate-600">
         Already have an account?{" "}

@@ -88,6 +88,7 @@ export function ConfirmChange({
   method,
   url,
   target,
+  body,
   onConfirm,
   onCancel,
 }: {
@@ -95,10 +96,20 @@ export function ConfirmChange({
   method: string;
   url: string;
   target: Target | null;
+  /** The JSON body about to be sent: `{body.field}` in the change text names its value (the channel). */
+  body?: string;
   onConfirm: () => void;
   onCancel: () => void;
 }) {
   const noun = safety.resource ? RESOURCE_NOUN[safety.resource] : "resource";
+  const change = safety.change.replace(/\{body\.(\w+)\}/g, (_, field: string) => {
+    try {
+      const value = (JSON.parse(body ?? "null") as Record<string, unknown> | null)?.[field];
+      return typeof value === "string" && value ? `“${value}”` : `(no ${field} in the body)`;
+    } catch {
+      return `(no ${field} in the body)`;
+    }
+  });
   const box = useRef<HTMLDivElement>(null);
   // Brought into view, not focused: a second Enter on Send must never confirm by accident.
   // (In braces: Chromium's scrollIntoView may return a promise, which React would take for a cleanup.)
@@ -122,7 +133,7 @@ export function ConfirmChange({
             <span className="font-mono">
               {method} {url}
             </span>{" "}
-            {target.sandbox ? "changes the sandbox" : "changes your real"} {target.label}: {safety.change}
+            {target.sandbox ? "changes the sandbox" : "changes your real"} {target.label}: {change}
           </p>
           {target.sandbox && safety.resource && <p className="text-xs">{SANDBOX_CLEANUP[safety.resource]}</p>}
           <div className="flex flex-wrap gap-2">

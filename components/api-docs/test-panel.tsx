@@ -117,8 +117,11 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
           continue;
         }
         note({ state: "looking" });
+        // What the list needs goes in its path where the path names it, else in the query.
         const query = new URLSearchParams(
-          (source.needs ?? []).filter((need) => found[need]).map((need) => [need, found[need]]),
+          (source.needs ?? [])
+            .filter((need) => found[need] && !list.path.includes(`{${need}}`))
+            .map((need) => [need, found[need]]),
         );
         let lookup: Lookup = {
           state: "missing",
@@ -127,7 +130,7 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
         try {
           const response = await sendRequest({
             method: "GET",
-            url: `${operationUrl(list.path)}${query.size ? `?${query}` : ""}`,
+            url: `${operationUrl(fillPath(list.path, found))}${query.size ? `?${query}` : ""}`,
           });
           const value = firstItem(response.body)?.[source.field];
           if (typeof value === "string") {
@@ -341,6 +344,7 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
           method={method}
           url={url}
           target={target && values[target] ? chosen : null}
+          body={fillJson(bodyText, values)}
           onConfirm={send}
           onCancel={() => setConfirming(false)}
         />

@@ -23,6 +23,32 @@ export function sampleImage(name: string): Promise<File> {
   );
 }
 
+/** A two-second 440 Hz tone as a 16-bit mono WAV, so a music upload can be tested without a file at hand. */
+export function sampleWav(name: string): File {
+  const rate = 22_050;
+  const samples = rate * 2;
+  const view = new DataView(new ArrayBuffer(44 + samples * 2));
+  const text = (offset: number, value: string) => {
+    for (let i = 0; i < value.length; i++) view.setUint8(offset + i, value.charCodeAt(i));
+  };
+  text(0, "RIFF");
+  view.setUint32(4, 36 + samples * 2, true);
+  text(8, "WAVEfmt ");
+  view.setUint32(16, 16, true);
+  view.setUint16(20, 1, true);
+  view.setUint16(22, 1, true);
+  view.setUint32(24, rate, true);
+  view.setUint32(28, rate * 2, true);
+  view.setUint16(32, 2, true);
+  view.setUint16(34, 16, true);
+  text(36, "data");
+  view.setUint32(40, samples * 2, true);
+  for (let i = 0; i < samples; i++) {
+    view.setInt16(44 + i * 2, Math.round(Math.sin((2 * Math.PI * 440 * i) / rate) * 8000), true);
+  }
+  return new File([view.buffer], name, { type: "audio/wav" });
+}
+
 /** The multipart body: files the developer picked (or the sample), other fields as the card's text values. */
 export async function formDataOf(
   testBody: Record<string, unknown>,
@@ -31,8 +57,13 @@ export async function formDataOf(
 ) {
   const form = new FormData();
   for (const [name, value] of Object.entries(testBody)) {
-    if (fileFields.includes(name)) form.append(name, files[name] ?? (await sampleImage(String(value))));
-    else form.append(name, String(value));
+    if (fileFields.includes(name)) {
+      const sample = String(value);
+      form.append(
+        name,
+        files[name] ?? (sample.endsWith(".wav") ? sampleWav(sample) : await sampleImage(sample)),
+      );
+    } else form.append(name, String(value));
   }
   return form;
 }

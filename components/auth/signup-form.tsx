@@ -6,7 +6,8 @@ import { Button, ErrorNotice, Field, TextInput } from "@/components/ui/primitive
 import { ApiClientError, callApi } from "@/lib/client/api-client";
 import { signUp } from "@/lib/client/operations";
 
-export function SignupForm() {
+/** `callbackUrl`: where to go once signed up (a same-site path, checked by the page). */
+export function SignupForm({ callbackUrl = "/brands" }: { callbackUrl?: string }) {
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -30,7 +31,7 @@ export function SignupForm() {
         redirect: false,
       });
       if (!result?.ok) throw new Error("Your account was created, but signing in failed. Try signing in.");
-      window.location.assign("/brands");
+      window.location.assign(callbackUrl);
     } catch (caught) {
       if (caught instanceof ApiClientError && Array.isArray(caught.details)) {
         setFieldErrors(

@@ -22,7 +22,7 @@ function TrainingNote({ endsAt }: { endsAt: string | null }) {
 }
 
 /** Upload the avatar and follow its training; the brand query polls while it trains (see brandQueries.detail). */
-export function AvatarPanel({ brand }: { brand: BrandResponse }) {
+export function AvatarPanel({ brand, readOnly = false }: { brand: BrandResponse; readOnly?: boolean }) {
   const queryClient = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
   const [tooLarge, setTooLarge] = useState<string | null>(null);
@@ -111,7 +111,11 @@ export function AvatarPanel({ brand }: { brand: BrandResponse }) {
         className="hidden"
         onChange={onFile}
       />
-      <Button variant="secondary" disabled={upload.isPending} onClick={() => input.current?.click()}>
+      <Button
+        variant="secondary"
+        disabled={readOnly || upload.isPending}
+        onClick={() => input.current?.click()}
+      >
         {upload.isPending ? "Uploading…" : brand.avatarUrl ? "Replace avatar" : "Upload avatar"}
       </Button>
     </Card>

@@ -26,6 +26,9 @@ export type BrandDraft = {
   defaultHashtags: string;
   primaryColor: string;
   secondaryColor: string;
+  font: string;
+  /** "" for the server's default voice. */
+  ttsVoice: string;
   monthlyVideoQuota: string;
 };
 
@@ -48,6 +51,8 @@ export function toDraft(brand?: BrandResponse): BrandDraft {
     defaultHashtags: (brand?.defaultHashtags ?? []).join(" "),
     primaryColor: brand?.primaryColor ?? "#1F2937",
     secondaryColor: brand?.secondaryColor ?? "#F59E0B",
+    font: brand?.font ?? "sans",
+    ttsVoice: brand?.ttsVoice ?? "",
     monthlyVideoQuota: brand?.monthlyVideoQuota == null ? "" : String(brand.monthlyVideoQuota),
   };
 }
@@ -71,6 +76,8 @@ function toFields(draft: BrandDraft) {
     defaultHashtags: draft.defaultHashtags.split(/[\s,]+/).filter(Boolean),
     primaryColor: draft.primaryColor,
     secondaryColor: draft.secondaryColor,
+    font: draft.font,
+    ttsVoice: draft.ttsVoice === "" ? null : draft.ttsVoice,
     // Not a number stays as typed, so the contract's "whole number" message shows.
     monthlyVideoQuota: quota === "" ? null : Number.isNaN(Number(quota)) ? quota : Number(quota),
   } as Record<string, unknown>;

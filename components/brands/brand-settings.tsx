@@ -5,9 +5,12 @@ import Link from "next/link";
 import { AvatarPanel } from "@/components/brands/avatar-panel";
 import { AvatarStatusBadge, BrandAvatar } from "@/components/brands/avatar-status";
 import { BrandForm } from "@/components/brands/brand-form";
+import { BrandKitPanel } from "@/components/brands/brand-kit-panel";
+import { ChannelsPanel } from "@/components/publishing/channels-panel";
 import { Card, ErrorNotice } from "@/components/ui/primitives";
 import { ApiClientError } from "@/lib/client/api-client";
 import { brandChanged, brandQueries } from "@/lib/client/queries";
+import { can } from "@/lib/contracts/permissions";
 
 function PromptPreview({ brandId }: { brandId: string }) {
   const context = useQuery(brandQueries.context(brandId));
@@ -68,6 +71,7 @@ export function BrandSettings({ brandId }: { brandId: string }) {
     );
   }
 
+  const canEdit = can(brand.data.role, "brand.update");
   return (
     <div className="space-y-6">
       <div>
@@ -81,14 +85,37 @@ export function BrandSettings({ brandId }: { brandId: string }) {
             <div className="mt-1 flex items-center gap-2 text-sm text-slate-500">
               <AvatarStatusBadge status={brand.data.avatarStatus} />
               <span>Updated {new Date(brand.data.updatedAt).toLocaleString()}</span>
+              <span data-testid="my-role">Your role: {brand.data.role}</span>
             </div>
           </div>
         </div>
+        <nav aria-label="Brand" className="mt-4 flex gap-4 text-sm font-medium">
+          <Link href={`/brands/${brandId}/members`} className="text-brand-600 hover:underline">
+            Members
+          </Link>
+          <Link href={`/brands/${brandId}/activity`} className="text-brand-600 hover:underline">
+            Activity
+          </Link>
+        </nav>
+        {!canEdit && (
+          <p role="note" className="mt-3 rounded-lg bg-slate-100 px-3 py-2 text-sm text-slate-700">
+            You can read this brand. Only an owner can change its settings or avatar.
+          </p>
+        )}
       </div>
       <div className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]">
-        <BrandForm key={brandId} brand={brand.data} onSaved={(saved) => brandChanged(queryClient, saved)} />
+        <BrandForm
+          key={brandId}
+          brand={brand.data}
+          readOnly={!canEdit}
+          onSaved={(saved) => brandChanged(queryClient, saved)}
+        />
         <div className="space-y-6 lg:sticky lg:top-6">
-          <AvatarPanel brand={brand.data} />
+          <fieldset disabled={!canEdit} className="contents">
+            <BrandKitPanel brand={brand.data} />
+          </fieldset>
+          <AvatarPanel brand={brand.data} readOnly={!canEdit} />
+          {can(brand.data.role, "channel.manage") && <ChannelsPanel brandId={brandId} />}
           <PromptPreview brandId={brandId} />
         </div>
       </div>

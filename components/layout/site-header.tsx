@@ -8,6 +8,8 @@ export const NAV_ITEMS = [
   { href: "/studio", label: "Studio" },
   { href: "/brands", label: "Brands" },
   { href: "/videos", label: "Videos" },
+  { href: "/calendar", label: "Calendar" },
+  { href: "/review", label: "Review" },
   { href: "/api-docs", label: "API docs" },
   { href: "/settings", label: "Settings" },
 ] as const;

@@ -11,6 +11,8 @@ import {
   PostTextArea,
 } from "@/components/studio/form-controls";
 import { Button, Field, TextInput } from "@/components/ui/primitives";
+import type { BrandRole } from "@/lib/contracts/enums";
+import { can } from "@/lib/contracts/permissions";
 import { BRIEF_LIMITS, CHANNELS, GOALS, MIN_TOPIC_CHARS, MIN_TOPIC_WORDS } from "@/lib/contracts/post-rules";
 import type { GeneratePostInput } from "@/lib/contracts/posts";
 import type { BriefErrors, briefFormSchema } from "./brief-schema";
@@ -56,7 +58,7 @@ export function PostBriefForm({
   generating,
 }: {
   brief: BriefDraft;
-  brands: { brandId: string; name: string; tone: string }[];
+  brands: { brandId: string; name: string; tone: string; role: BrandRole }[];
   onGenerate: (brief: BriefDraft) => void;
   generating: boolean;
 }) {
@@ -71,6 +73,7 @@ export function PostBriefForm({
   const topic = values.topic;
   const selectedChannel = values.channel;
   const brand = brands.find((item) => item.brandId === brandId);
+  const mayWrite = brand ? can(brand.role, "post.create") : true;
 
   const draftOf = (current: typeof values): BriefDraft => ({
     ...current,
@@ -294,9 +297,14 @@ export function PostBriefForm({
         </div>
       </details>
 
-      <Button type="submit" className="w-full" disabled={generating || !brandId}>
+      <Button type="submit" className="w-full" disabled={generating || !brandId || !mayWrite}>
         {generating ? "Writing…" : "Generate draft"}
       </Button>
+      {brand && !mayWrite && (
+        <p role="note" className="text-sm text-slate-600">
+          You are a {brand.role} of {brand.name}: an editor or owner writes drafts.
+        </p>
+      )}
       {!brands.length && (
         <p className="text-sm text-slate-600">
           You have no brands yet.{" "}

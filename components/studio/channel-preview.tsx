@@ -23,35 +23,82 @@ function Avatar({ name }: { name: string }) {
   );
 }
 
+function Placeholder({ item, brandName }: { item: MediaPlan["items"][number]; brandName: string }) {
+  return (
+    <div
+      className={`relative flex w-full items-center justify-center overflow-hidden bg-gradient-to-br from-brand-600 to-slate-800 p-6 text-center text-white ${RATIO_CLASS[item.aspectRatio]}`}
+      role="img"
+      aria-label={item.altText}
+    >
+      <div className="space-y-2">
+        {item.type === "video" && (
+          <div className="mx-auto grid size-12 place-items-center rounded-full bg-white/20 text-xl">▶</div>
+        )}
+        <p className="text-lg font-semibold leading-snug">{item.overlayText ?? brandName}</p>
+        <p className="text-xs text-white/70">{item.description}</p>
+      </div>
+    </div>
+  );
+}
+
+/**
+ * The post's media: its video when it has one; else the media plan's items, each its image when it has
+ * one (a carousel scrolls sideways, as on the channel) or a placeholder with the item's description.
+ */
 function Media({ post, brandName }: { post: PreviewPost; brandName: string }) {
-  const [first] = post.mediaPlan.items;
+  const [shown, setShown] = useState(0);
+  const items = post.mediaPlan.items;
   if (post.videoUrl) {
     // biome-ignore lint/a11y/useMediaCaption: the marketer's own rendered video has no caption track yet.
     return <video src={post.videoUrl} controls className="w-full bg-black" data-testid="preview-video" />;
   }
-  if (!first) return null;
+  if (!items.length) return null;
+  const current = Math.min(shown, items.length - 1);
+  const item = items[current];
   return (
-    <div
-      className={`relative flex w-full items-center justify-center overflow-hidden bg-gradient-to-br from-brand-600 to-slate-800 p-6 text-center text-white ${RATIO_CLASS[first.aspectRatio]}`}
-      role="img"
-      aria-label={first.altText}
-    >
-      <div className="space-y-2">
-        {first.type === "video" && (
-          <div className="mx-auto grid size-12 place-items-center rounded-full bg-white/20 text-xl">▶</div>
-        )}
-        <p className="text-lg font-semibold leading-snug">{first.overlayText ?? brandName}</p>
-        <p className="text-xs text-white/70">{first.description}</p>
-      </div>
-      {post.mediaPlan.items.length > 1 && (
-        <div className="absolute inset-x-0 bottom-2 flex justify-center gap-1">
-          {post.mediaPlan.items.map((_, index) => (
-            <span
-              key={index}
-              className={`size-1.5 rounded-full ${index === 0 ? "bg-white" : "bg-white/40"}`}
-            />
-          ))}
-        </div>
+    <div className="relative">
+      {item.imageUrl ? (
+        // biome-ignore lint/performance/noImgElement: media files are served by this app's own route.
+        <img
+          src={item.imageUrl}
+          alt={item.altText}
+          data-testid="preview-image"
+          className={`w-full object-cover ${RATIO_CLASS[item.aspectRatio]}`}
+        />
+      ) : (
+        <Placeholder item={item} brandName={brandName} />
+      )}
+      {items.length > 1 && (
+        <>
+          <div className="absolute inset-x-0 bottom-2 flex justify-center gap-1">
+            {items.map((_, index) => (
+              <span
+                key={index}
+                className={`size-1.5 rounded-full shadow ${index === current ? "bg-white" : "bg-white/50"}`}
+              />
+            ))}
+          </div>
+          {current > 0 && (
+            <button
+              type="button"
+              onClick={() => setShown(current - 1)}
+              aria-label="Previous image"
+              className="absolute top-1/2 left-2 grid size-7 -translate-y-1/2 place-items-center rounded-full bg-white/80 text-slate-800 shadow"
+            >
+              ‹
+            </button>
+          )}
+          {current < items.length - 1 && (
+            <button
+              type="button"
+              onClick={() => setShown(current + 1)}
+              aria-label="Next image"
+              className="absolute top-1/2 right-2 grid size-7 -translate-y-1/2 place-items-center rounded-full bg-white/80 text-slate-800 shadow"
+            >
+              ›
+            </button>
+          )}
+        </>
       )}
     </div>
   );

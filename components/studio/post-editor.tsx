@@ -1,5 +1,6 @@
 "use client";
 
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import { DraftDetails } from "@/components/studio/draft-details";
@@ -7,6 +8,11 @@ import { CHANNEL_LABELS, CharacterCount, GOAL_LABELS, PostTextArea } from "@/com
 import { PostHashtags } from "@/components/studio/hashtag-editor";
 import { PostMediaPlan } from "@/components/studio/media-plan-editor";
 import { Button, Card, ErrorNotice } from "@/components/ui/primitives";
+import { callApi } from "@/lib/client/api-client";
+import { reviewPost, submitPost } from "@/lib/client/operations";
+import { queryKeys } from "@/lib/client/queries";
+import type { BrandRole } from "@/lib/contracts/enums";
+import { can } from "@/lib/contracts/permissions";
 import { CHANNEL_RULES, captionLimit } from "@/lib/contracts/post-rules";
 import type { PostView } from "@/lib/contracts/posts";
 import type { channelRuleIssues, PostContent } from "@/lib/posts/channel-rules";
@@ -63,6 +69,89 @@ function CopyCaption({ content }: { content: PostContent }) {
   );
 }
 
+const REVIEW_WORDS = {
+  submitted: "Submitted for review",
+  approved: "Approved",
+  changes_requested: "Changes requested",
+} as const;
+
+/** The approval state: who acted, when, the comment, and the actions the caller's role may take. */
+function ReviewPanel({ post, role }: { post: PostView; role?: BrandRole }) {
+  const queryClient = useQueryClient();
+  const [comment, setComment] = useState("");
+  const act = useMutation({
+    mutationFn: async (decision: "submit" | "approve" | "request_changes") =>
+      decision === "submit"
+        ? (await callApi(submitPost, { params: { postId: post.postId }, body: comment ? { comment } : {} }))
+            .data
+        : (
+            await callApi(reviewPost, {
+              params: { postId: post.postId },
+              body: { decision, ...(comment ? { comment } : {}) },
+            })
+          ).data,
+    onSuccess: (updated) => {
+      setComment("");
+      queryClient.setQueryData(queryKeys.posts.detail(post.postId), updated);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.posts.all });
+    },
+  });
+  const maySubmit = role && can(role, "post.submit") && post.status === "draft";
+  const mayReview = role && can(role, "post.approve") && post.status === "in_review";
+  return (
+    <div className="space-y-2 rounded-lg border border-slate-200 p-3 text-sm" data-testid="review-panel">
+      <p>
+        Status: <strong data-testid="post-status">{post.status.replace("_", " ")}</strong>
+        {post.review && (
+          <span className="text-slate-600">
+            {" "}
+            · {REVIEW_WORDS[post.review.action]} {new Date(post.review.at).toLocaleString()}
+          </span>
+        )}
+      </p>
+      {post.review?.comment && <p className="text-slate-700">“{post.review.comment}”</p>}
+      {(maySubmit || mayReview) && (
+        <>
+          <label className="block">
+            <span className="sr-only">Comment</span>
+            <textarea
+              value={comment}
+              onChange={(event) => setComment(event.target.value)}
+              placeholder={
+                mayReview ? "What to change (required to request changes)" : "A note for the reviewer"
+              }
+              className="block w-full rounded-lg border border-slate-300 px-3 py-2"
+              rows={2}
+            />
+          </label>
+          <div className="flex flex-wrap gap-2">
+            {maySubmit && (
+              <Button variant="secondary" onClick={() => act.mutate("submit")} disabled={act.isPending}>
+                Submit for review
+              </Button>
+            )}
+            {mayReview && (
+              <>
+                <Button onClick={() => act.mutate("approve")} disabled={act.isPending}>
+                  Approve
+                </Button>
+                <Button
+                  variant="secondary"
+                  onClick={() => act.mutate("request_changes")}
+                  disabled={act.isPending}
+                >
+                  Request changes
+                </Button>
+              </>
+            )}
+          </div>
+        </>
+      )}
+      {act.error && <ErrorNotice message={act.error.message} />}
+    </div>
+  );
+}
+
 export function PostEditor({
   post,
   content,
@@ -73,7 +162,12 @@ export function PostEditor({
   saveError,
   onRegenerate,
   regenerating,
+  planSaved,
+  onPost,
+  role,
 }: {
+  /** The caller's role on the post's brand; actions it may not take are disabled (the permission table). */
+  role?: BrandRole;
   post: PostView;
   content: PostContent;
   dirty: boolean;
@@ -83,11 +177,17 @@ export function PostEditor({
   saveError: string | null;
   onRegenerate: () => void;
   regenerating: boolean;
+  planSaved: boolean;
+  onPost: (post: PostView) => void;
 }) {
   const limit = captionLimit(post.channel, content.mediaPlan);
   const check = useRuleCheck();
   const issues = check ? check(post.channel, content) : [];
   const state = saveState({ post, dirty, saving });
+  // Until the role is known, nothing is held back: the server checks every action anyway.
+  const mayEdit = !role || can(role, "post.update");
+  const mayRegenerate = !role || can(role, "post.create");
+  const mayMakeVideo = !role || can(role, "video.create");
 
   return (
     <Card className="space-y-5">
@@ -135,7 +235,13 @@ export function PostEditor({
         onChange={(hashtags) => onChange({ ...content, hashtags })}
       />
 
-      <PostMediaPlan plan={content.mediaPlan} onChange={(mediaPlan) => onChange({ ...content, mediaPlan })} />
+      <PostMediaPlan
+        plan={content.mediaPlan}
+        onChange={(mediaPlan) => onChange({ ...content, mediaPlan })}
+        postId={post.postId}
+        planSaved={planSaved}
+        onPost={onPost}
+      />
 
       {post.videoUrl && (
         <div className="space-y-1.5">
@@ -161,21 +267,29 @@ export function PostEditor({
         </ul>
       )}
       {saveError && <ErrorNotice message={saveError} onRetry={onSave} />}
+      <ReviewPanel post={post} role={role} />
 
       <div className="flex flex-wrap items-center gap-3 border-t border-slate-100 pt-4">
-        <Button onClick={onSave} disabled={saving || !dirty || !check || issues.length > 0}>
+        <Button onClick={onSave} disabled={!mayEdit || saving || !dirty || !check || issues.length > 0}>
           {saving ? "Saving…" : "Save"}
         </Button>
         <CopyCaption content={content} />
-        <Button variant="secondary" onClick={onRegenerate} disabled={regenerating}>
+        <Button variant="secondary" onClick={onRegenerate} disabled={!mayRegenerate || regenerating}>
           {regenerating ? "Writing…" : "Regenerate"}
         </Button>
-        <Link
-          href={`/videos/new?postId=${post.postId}`}
-          className="ml-auto text-sm font-medium text-brand-700 hover:text-brand-600"
-        >
-          Make a video →
-        </Link>
+        {mayMakeVideo && (
+          <Link
+            href={`/videos/new?postId=${post.postId}`}
+            className="ml-auto text-sm font-medium text-brand-700 hover:text-brand-600"
+          >
+            Make a video →
+          </Link>
+        )}
+        {!mayEdit && role && (
+          <p role="note" className="w-full text-sm text-slate-600">
+            You are a {role} of this brand: you can read and copy this post; an editor or owner changes it.
+          </p>
+        )}
       </div>
 
       <DraftDetails post={post} />

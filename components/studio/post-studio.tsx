@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
+import { PublishPanel } from "@/components/publishing/publish-panel";
 import { type BriefDraft, briefBody, PostBriefForm } from "@/components/studio/brief-form";
 import { PostPreview } from "@/components/studio/channel-preview";
 import { PostDraftHistory } from "@/components/studio/draft-history";
@@ -24,6 +25,10 @@ const contentOf = (post: PostView): PostContent => ({
   hashtags: post.hashtags,
   mediaPlan: post.mediaPlan,
 });
+
+/** The plan without its images' URLs (their signatures change on every read), to compare edits with. */
+const planShape = (plan: MediaPlan) =>
+  JSON.stringify({ ...plan, items: plan.items.map(({ imageUrl: _url, ...item }) => item) });
 
 const briefOf = (post: PostView): BriefDraft => ({
   brandId: post.brandId,
@@ -293,6 +298,20 @@ export function PostStudio({ postId }: { postId?: string }) {
               saveError={save.error?.message ?? null}
               onRegenerate={regenerate}
               regenerating={streaming}
+              planSaved={!edits[post.postId] || planShape(content.mediaPlan) === planShape(post.mediaPlan)}
+              onPost={(updated) => {
+                postChanged(queryClient, updated);
+                // Unsaved caption or hashtag edits stay; the plan takes the new images.
+                setEdits((current) =>
+                  current[updated.postId]
+                    ? {
+                        ...current,
+                        [updated.postId]: { ...current[updated.postId], mediaPlan: updated.mediaPlan },
+                      }
+                    : current,
+                );
+              }}
+              role={brands.data?.find((item) => item.brandId === post.brandId)?.role}
             />
           )}
         </div>
@@ -301,8 +320,11 @@ export function PostStudio({ postId }: { postId?: string }) {
           id="studio-preview"
           role="tabpanel"
           aria-labelledby="studio-tab-preview"
-          className={`min-w-0 lg:sticky lg:top-6 ${tab === "preview" ? "" : "hidden lg:block"}`}
+          className={`min-w-0 space-y-4 lg:sticky lg:top-6 ${tab === "preview" ? "" : "hidden lg:block"}`}
         >
+          {!streaming && post && (
+            <PublishPanel postId={post.postId} brandId={post.brandId} dirty={!!edits[post.postId]} />
+          )}
           <Card className="space-y-3 p-4">
             <h2 className="font-semibold">
               {previewChannel ? `Preview on ${CHANNEL_LABELS[previewChannel]}` : "Preview"}

@@ -9,6 +9,7 @@ import { ApiClientError, callApi } from "@/lib/client/api-client";
 import { generateVideo } from "@/lib/client/operations";
 import { brandQueries, postQueries } from "@/lib/client/queries";
 import type { BrandResponse } from "@/lib/contracts/brands";
+import { can } from "@/lib/contracts/permissions";
 import type { GenerateVideoInput } from "@/lib/contracts/video";
 import {
   defaultVideoAspectRatio,
@@ -307,9 +308,19 @@ export function VideoJobForm() {
       )}
 
       <div className="flex items-center gap-3">
-        <Button type="submit" disabled={create.isPending || create.isSuccess}>
+        <Button
+          type="submit"
+          disabled={
+            create.isPending || create.isSuccess || (brand ? !can(brand.role, "video.create") : false)
+          }
+        >
           {create.isPending || create.isSuccess ? "Starting…" : "Make the video"}
         </Button>
+        {brand && !can(brand.role, "video.create") && (
+          <span role="note" className="text-sm text-slate-600">
+            You are a {brand.role} of {brand.name}: an editor or owner makes videos.
+          </span>
+        )}
         <Link href="/videos" className="text-sm text-slate-600 hover:underline">
           Cancel
         </Link>

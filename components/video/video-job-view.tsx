@@ -6,7 +6,8 @@ import { useRouter } from "next/navigation";
 import { Button, Card, ErrorNotice } from "@/components/ui/primitives";
 import { ApiClientError, callApi } from "@/lib/client/api-client";
 import { cancelVideoJob, generateVideo } from "@/lib/client/operations";
-import { queryKeys, videoJobQueries } from "@/lib/client/queries";
+import { brandQueries, queryKeys, videoJobQueries } from "@/lib/client/queries";
+import { can } from "@/lib/contracts/permissions";
 import type { GenerateVideoInput, VideoJobView as VideoJob } from "@/lib/contracts/video";
 import { isTerminalVideoStatus } from "@/lib/contracts/video-rules";
 import { UseInPostButton } from "./use-in-post";
@@ -97,6 +98,7 @@ export function VideoJobView({ jobId }: { jobId: string }) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const polled = useQuery(videoJobQueries.detail(jobId, queryClient));
+  const brands = useQuery({ ...brandQueries.list(), select: (list) => list.items });
   const job = polled.data?.job;
 
   const cancel = useMutation({
@@ -130,6 +132,9 @@ export function VideoJobView({ jobId }: { jobId: string }) {
   }
 
   const retryError = retry.error instanceof ApiClientError ? retry.error : null;
+  const role = brands.data?.find((brand) => brand.brandId === job.brandId)?.role;
+  // Until the role is known, nothing is held back: the server checks every action anyway.
+  const mayCancel = !role || can(role, "video.cancel");
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-start justify-between gap-4">
@@ -156,7 +161,7 @@ export function VideoJobView({ jobId }: { jobId: string }) {
             <div className="flex items-center gap-3">
               <Button
                 variant="danger"
-                disabled={cancel.isPending}
+                disabled={cancel.isPending || !mayCancel}
                 onClick={() => {
                   if (window.confirm("Cancel this video? Its render stops now.")) cancel.mutate();
                 }}

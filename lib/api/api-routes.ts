@@ -16,6 +16,8 @@ type Route = {
 /** Paths served by route handlers that are not API operations with a card. */
 const EXTRA_ROUTES: { path: string; methods: string[] }[] = [
   { path: "/api/openapi.json", methods: ["GET"] },
+  // Prometheus metrics for operators (docs/observability.md), behind METRICS_TOKEN.
+  { path: "/api/metrics", methods: ["GET"] },
   // next-auth: sign-in pages, callbacks, session and CSRF endpoints.
   { path: "/api/auth/{...nextauth}", methods: ["GET", "POST"] },
   // Hosted video providers' callbacks (hints only: the worker confirms with a status GET).
@@ -24,7 +26,7 @@ const EXTRA_ROUTES: { path: string; methods: string[] }[] = [
 
 const bodyLimitOf = (operation: Operation) =>
   operation.bodyContentType === "multipart/form-data"
-    ? AVATAR_UPLOAD.maxBytes + MULTIPART_OVERHEAD_BYTES
+    ? (operation.uploadMaxBytes ?? AVATAR_UPLOAD.maxBytes) + MULTIPART_OVERHEAD_BYTES
     : JSON_BODY_LIMIT_BYTES;
 
 function patternOf(template: string) {

@@ -20,8 +20,13 @@ export const ERROR_CODES = {
   forbidden: { status: 403, retryable: false },
   job_not_cancelable: { status: 409, retryable: false },
   post_not_approved: { status: 409, retryable: false },
+  invitation_unavailable: { status: 410, retryable: false },
+  last_owner: { status: 409, retryable: false },
   channel_reauth_required: { status: 409, retryable: false },
   publish_rule_violation: { status: 422, retryable: false },
+  channel_check_failed: { status: 422, retryable: false },
+  publication_not_cancelable: { status: 409, retryable: false },
+  publish_outcome_unknown: { status: 502, retryable: false },
   internal_error: { status: 500, retryable: true },
 } as const satisfies Record<string, { status: number; retryable: boolean }>;
 

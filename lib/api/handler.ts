@@ -1,6 +1,8 @@
 import type { NextRequest } from "next/server";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
+import { metrics } from "@/lib/telemetry/metrics";
+import { failSpan, inSpan, SpanKind } from "@/lib/telemetry/tracing";
 import { ApiError } from "./api-error";
 import { classifyError } from "./classify-error";
 import { ERROR_CODES, type ErrorCode } from "./error-codes";
@@ -45,33 +47,73 @@ export function errorResponse(
 
 /**
  * The outermost wrapper of every API route: gives the request an id, and turns anything thrown into
- * the error envelope. `docId` is the operation's docs card, linked from every error.
+ * the error envelope. `docId` is the operation's docs card, linked from every error; it also names the
+ * operation's span and metrics (`operation` names the few routes that have no card).
  */
-export function withApi(handler: ApiHandler, options: { docId?: string } = {}) {
+export function withApi(handler: ApiHandler, options: { docId?: string; operation?: string } = {}) {
+  const operation = options.docId ?? options.operation ?? "unlisted";
   return async (req: NextRequest, route?: NextRouteContext): Promise<Response> => {
     // The proxy gives every /api request its id (and puts it on the response); reuse it so both agree.
     const requestId = requestIdFrom(req.headers.get(REQUEST_ID_HEADER)) ?? newId("req");
-    try {
-      const params = (await route?.params) ?? {};
-      const response = await handler(req, { requestId, params });
-      response.headers.set("X-Request-Id", requestId);
-      return response;
-    } catch (error) {
-      if (error instanceof ApiError) {
-        return errorResponse(error.code, error.message, requestId, options.docId, error);
-      }
-      const known = classifyError(error);
-      if (known) {
-        log.warn(known.code, { requestId, method: req.method, path: req.nextUrl.pathname, error });
-        return errorResponse(known.code, known.message, requestId, options.docId, known);
-      }
-      log.error("unhandled_error", { requestId, method: req.method, path: req.nextUrl.pathname, error });
-      return errorResponse(
+    const started = performance.now();
+    return inSpan(
+      operation,
+      {
+        kind: SpanKind.SERVER,
+        attributes: { "http.request.method": req.method, "brand_studio.request_id": requestId },
+      },
+      async (span) => {
+        const { response, code } = await answer(handler, req, route, requestId, options.docId);
+        const status = String(response.status);
+        const labels = { operation, method: req.method, status };
+        const { httpRequests, httpDuration } = metrics();
+        httpRequests.inc(labels);
+        httpDuration.observe(labels, (performance.now() - started) / 1000);
+        span.setAttribute("http.response.status_code", response.status);
+        if (code) span.setAttribute("brand_studio.error_code", code);
+        if (response.status >= 500) failSpan(span, code ?? status);
+        return response;
+      },
+    );
+  };
+}
+
+async function answer(
+  handler: ApiHandler,
+  req: NextRequest,
+  route: NextRouteContext | undefined,
+  requestId: string,
+  docId: string | undefined,
+): Promise<{ response: Response; code?: ErrorCode }> {
+  try {
+    const params = (await route?.params) ?? {};
+    const response = await handler(req, { requestId, params });
+    response.headers.set("X-Request-Id", requestId);
+    return { response };
+  } catch (error) {
+    if (error instanceof ApiError) {
+      return {
+        response: errorResponse(error.code, error.message, requestId, docId, error),
+        code: error.code,
+      };
+    }
+    const known = classifyError(error);
+    if (known) {
+      log.warn(known.code, { requestId, method: req.method, path: req.nextUrl.pathname, error });
+      return {
+        response: errorResponse(known.code, known.message, requestId, docId, known),
+        code: known.code,
+      };
+    }
+    log.error("unhandled_error", { requestId, method: req.method, path: req.nextUrl.pathname, error });
+    return {
+      response: errorResponse(
         "internal_error",
         "Something went wrong on our side. Try again.",
         requestId,
-        options.docId,
-      );
-    }
-  };
+        docId,
+      ),
+      code: "internal_error",
+    };
+  }
 }

@@ -3,6 +3,7 @@ import { getDb } from "@/db/client";
 import { authThrottle } from "@/db/schema";
 import { ApiError } from "@/lib/api/api-error";
 import { getEnv } from "@/lib/config";
+import { metrics } from "@/lib/telemetry/metrics";
 import { normalizeEmail } from "./users";
 
 /** Failures older than this are forgotten (unless a lockout is still running). */
@@ -54,7 +55,7 @@ export async function assertSignInAllowed({ email, ip }: { email: string; ip: st
   }
 }
 
-async function countFailure(key: string, threshold: number, baseSeconds: number) {
+async function countFailure(key: string, scope: "account" | "ip", threshold: number, baseSeconds: number) {
   const db = await getDb();
   const stale = sql`${authThrottle.lastFailureAt} < now() - make_interval(secs => ${FAILURE_WINDOW_SECONDS}::int)`;
   const [{ failures }] = await db
@@ -74,14 +75,15 @@ async function countFailure(key: string, threshold: number, baseSeconds: number)
       .update(authThrottle)
       .set({ lockedUntil: sql`now() + make_interval(secs => ${seconds}::int)` })
       .where(eq(authThrottle.key, key));
+    metrics().lockouts.inc({ scope });
   }
 }
 
 /** Counts a wrong password against the account and the client IP. */
 export async function recordSignInFailure({ email, ip }: { email: string; ip: string }) {
   const { accountThreshold, ipThreshold, baseSeconds } = throttleSettings();
-  await countFailure(accountKey(email), accountThreshold, baseSeconds);
-  await countFailure(ipKey(ip), ipThreshold, baseSeconds);
+  await countFailure(accountKey(email), "account", accountThreshold, baseSeconds);
+  await countFailure(ipKey(ip), "ip", ipThreshold, baseSeconds);
 }
 
 /** A successful sign-in clears the account's failures (the IP's decay on their own). */

@@ -1,5 +1,7 @@
 import type { Brand } from "@/db/schema";
+import { BRAND_FONT_IDS, type BrandFont, TTS_VOICES, type TtsVoice } from "@/lib/contracts/brand-kit-rules";
 import type { BrandContextResponse, BrandResponse } from "@/lib/contracts/brands";
+import type { BrandRole } from "@/lib/contracts/enums";
 import { signedMediaUrl } from "@/lib/media/storage";
 import { buildBrandPrompt } from "./brand-prompt";
 import { effectiveMonthlyQuota } from "./quota-policy";
@@ -20,19 +22,27 @@ const voiceFields = (brand: Brand) => ({
 });
 
 /** The brand as the API shows it: every profile field plus the avatar's state and freshly signed file URLs. */
-export async function toBrandResponse(brand: Brand): Promise<BrandResponse> {
+export async function toBrandResponse(brand: Brand, role: BrandRole): Promise<BrandResponse> {
   return {
     ...voiceFields(brand),
     primaryColor: brand.primaryColor,
     secondaryColor: brand.secondaryColor,
+    font: (BRAND_FONT_IDS as readonly string[]).includes(brand.font) ? (brand.font as BrandFont) : "sans",
+    ttsVoice: (TTS_VOICES as readonly string[]).includes(brand.ttsVoice ?? "")
+      ? (brand.ttsVoice as TtsVoice)
+      : null,
+    requiresApproval: brand.requiresApproval,
     monthlyVideoQuota: brand.monthlyVideoQuota,
     effectiveMonthlyVideoQuota: effectiveMonthlyQuota(brand.monthlyVideoQuota),
+    role,
     avatarStatus: brand.avatarStatus,
     avatarUrl: await signedMediaUrl(brand.avatarImageKey),
     avatarFrameUrl: brand.avatarStatus === "ready" ? await signedMediaUrl(brand.avatarFramesKey) : null,
     avatarError: brand.avatarStatus === "failed" ? brand.avatarError : null,
     avatarTrainingEndsAt:
       brand.avatarStatus === "training" ? (brand.avatarTrainingEndsAt?.toISOString() ?? null) : null,
+    logoUrl: await signedMediaUrl(brand.logoKey),
+    musicUrl: await signedMediaUrl(brand.musicKey),
     createdAt: brand.createdAt.toISOString(),
     updatedAt: brand.updatedAt.toISOString(),
   };

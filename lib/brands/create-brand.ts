@@ -1,5 +1,6 @@
 import { getDb } from "@/db/client";
 import { brandMembers, brands } from "@/db/schema";
+import { recordActivity } from "@/lib/activity/record-activity";
 import type { Principal } from "@/lib/auth/authenticate";
 import type { CreateBrandInput } from "@/lib/contracts/brands";
 import { newId } from "@/lib/ids";
@@ -16,6 +17,14 @@ export async function createBrand({ principal, input }: { principal: Principal; 
       .values({ id: newId("brd"), ...input })
       .returning();
     await tx.insert(brandMembers).values({ brandId: brand.id, userId: principal.userId, role: "owner" });
+    await recordActivity(tx, {
+      brandId: brand.id,
+      actorId: principal.userId,
+      action: "brand.created",
+      subjectType: "brand",
+      subjectId: brand.id,
+      details: { name: brand.name },
+    });
     return brand;
   });
 }

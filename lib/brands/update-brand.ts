@@ -1,12 +1,14 @@
-import { and, eq } from "drizzle-orm";
+import "server-only";
+import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { brandMembers, brands } from "@/db/schema";
+import { brands } from "@/db/schema";
+import { recordActivity } from "@/lib/activity/record-activity";
 import type { Principal } from "@/lib/auth/authenticate";
 import type { UpdateBrandInput } from "@/lib/contracts/brands";
-import { getBrandForPrincipal } from "./get-brand";
+import { requireBrandPermission } from "./brand-access";
 import { assertQuotaChangeAllowed } from "./quota-policy";
 
-/** Changes the fields given and leaves the others as they are. */
+/** Changes the fields given and leaves the others as they are: the brand and its kit are the owner's (DESIGN §10). */
 export async function updateBrand({
   principal,
   brandId,
@@ -18,19 +20,23 @@ export async function updateBrand({
 }) {
   const db = await getDb();
   return db.transaction(async (tx) => {
-    await getBrandForPrincipal({ principal, brandId, tx });
+    const { role } = await requireBrandPermission({ principal, brandId, permission: "brand.update", tx });
     if (input.monthlyVideoQuota !== undefined) {
-      const [member] = await tx
-        .select({ role: brandMembers.role })
-        .from(brandMembers)
-        .where(and(eq(brandMembers.brandId, brandId), eq(brandMembers.userId, principal.userId)));
-      assertQuotaChangeAllowed({ role: member?.role ?? "", value: input.monthlyVideoQuota });
+      assertQuotaChangeAllowed({ role, value: input.monthlyVideoQuota });
     }
     const [brand] = await tx
       .update(brands)
       .set({ ...input, updatedAt: new Date() })
       .where(eq(brands.id, brandId))
       .returning();
-    return brand;
+    await recordActivity(tx, {
+      brandId,
+      actorId: principal.userId,
+      action: "brand.updated",
+      subjectType: "brand",
+      subjectId: brandId,
+      details: { fields: Object.keys(input) },
+    });
+    return { brand, role };
   });
 }

@@ -25,16 +25,16 @@ export async function uploadAvatar({
   file: Buffer;
 }) {
   const image = await normalizeAvatarImage(file);
-  await getBrandForPrincipal({ principal, brandId });
+  await getBrandForPrincipal({ principal, brandId, permission: "brand.update" });
 
   const storage = getMediaStorage();
   const imageKey = newAvatarImageKey(brandId, image.format);
   await storage.put(imageKey, image.data);
 
   const db = await getDb();
-  const { previous, brand } = await db
+  const { previous, brand, role } = await db
     .transaction(async (tx) => {
-      await getBrandForPrincipal({ principal, brandId, tx });
+      const { role } = await getBrandForPrincipal({ principal, brandId, permission: "brand.update", tx });
       // Locked, so of two uploads at once each sees the avatar the other replaced.
       const [current] = await tx
         .select({
@@ -60,7 +60,7 @@ export async function uploadAvatar({
         })
         .where(eq(brands.id, brandId))
         .returning();
-      return { previous: current, brand: updated };
+      return { previous: current, brand: updated, role };
     })
     .catch(async (error: unknown) => {
       await storage.remove(avatarUploadFolder(imageKey));
@@ -88,5 +88,5 @@ export async function uploadAvatar({
       log.warn("avatar_old_files_not_removed", { brandId, error });
     });
   }
-  return brand;
+  return { brand, role };
 }

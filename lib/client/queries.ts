@@ -10,6 +10,8 @@ import {
   getVideoJobStatus,
   listApiKeys,
   listBrands,
+  listInvitations,
+  listMembers,
   listPosts,
   listVideoJobs,
   listWebhookDeliveries,
@@ -34,6 +36,8 @@ export const queryKeys = {
     list: () => ["brands", "list"] as const,
     detail: (brandId: string) => ["brands", "detail", brandId] as const,
     context: (brandId: string) => ["brands", "context", brandId] as const,
+    members: (brandId: string) => ["brands", "members", brandId] as const,
+    invitations: (brandId: string) => ["brands", "invitations", brandId] as const,
   },
   posts: {
     all: ["posts"] as const,
@@ -93,6 +97,16 @@ export const brandQueries = {
     queryOptions({
       queryKey: queryKeys.brands.context(brandId),
       queryFn: async ({ signal }) => (await callApi(brandContext, { params: { brandId }, signal })).data,
+    }),
+  members: (brandId: string) =>
+    queryOptions({
+      queryKey: queryKeys.brands.members(brandId),
+      queryFn: async ({ signal }) => (await callApi(listMembers, { params: { brandId }, signal })).data,
+    }),
+  invitations: (brandId: string) =>
+    queryOptions({
+      queryKey: queryKeys.brands.invitations(brandId),
+      queryFn: async ({ signal }) => (await callApi(listInvitations, { params: { brandId }, signal })).data,
     }),
 };
 

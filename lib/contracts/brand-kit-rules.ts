@@ -23,3 +23,37 @@ export const MUSIC_LIMITS = {
   maxBytes: 20 * 1024 * 1024,
   mimeTypes: ["audio/mpeg", "audio/aac", "audio/mp4", "audio/wav", "audio/x-wav"],
 } as const;
+
+/** The multipart field every brand-kit upload (logo, music) and media-plan image upload sends its file in. */
+export const KIT_UPLOAD_FIELD = "file";
+
+/** The logo is stored as a PNG whose longer side is at most this (an SVG is rasterised to it). */
+export const LOGO_STORED_MAX_SIDE = 1024;
+
+/**
+ * OpenAI's speech voices (gpt-4o-mini-tts): what a brand may pick for its videos when OPENAI_API_KEY is
+ * set. Without it the renderer speaks with eSpeak NG in the brand's language, and the pick is kept.
+ */
+export const TTS_VOICES = [
+  "alloy",
+  "ash",
+  "ballad",
+  "coral",
+  "echo",
+  "fable",
+  "nova",
+  "onyx",
+  "sage",
+  "shimmer",
+  "verse",
+] as const;
+export type TtsVoice = (typeof TTS_VOICES)[number];
+
+/** Media-plan images: uploads (PNG, JPEG or WebP, checked by their bytes) and what is stored. */
+export const MEDIA_IMAGE_LIMITS = {
+  maxBytes: 5 * 1024 * 1024,
+  maxPixels: 50_000_000,
+  mimeTypes: ["image/png", "image/jpeg", "image/webp"],
+  /** The stored image's longer side, in the item's aspect ratio. */
+  longSide: 1080,
+} as const;

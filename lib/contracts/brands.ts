@@ -1,10 +1,20 @@
 import { z } from "zod";
+import {
+  BRAND_FONT_IDS,
+  BRAND_FONTS,
+  KIT_UPLOAD_FIELD,
+  LOGO_LIMITS,
+  MUSIC_LIMITS,
+  TTS_VOICES,
+} from "./brand-kit-rules";
 import { AVATAR_UPLOAD, BRAND_LIMITS, COLOR_PATTERN, HASHTAG_PATTERN, LANGUAGE_PATTERN } from "./brand-rules";
 import { idOf, isoDateTime, userText } from "./common";
-import { AVATAR_STATUSES } from "./enums";
+import { AVATAR_STATUSES, BRAND_ROLES } from "./enums";
 import { defineOperation } from "./operation";
 import { ROUTES } from "./routes";
+import { VIDEO_ASPECT_RATIOS } from "./video-rules";
 
+export * from "./brand-kit-rules";
 export { AVATAR_UPLOAD, BRAND_LIMITS, COLOR_PATTERN, HASHTAG_PATTERN, LANGUAGE_PATTERN };
 
 const text = (label: string, max: number) =>
@@ -94,6 +104,25 @@ export const brandFields = {
   secondaryColor: color("The secondary colour")
     .meta({ example: "#E0A458" })
     .describe("Accent colour as #RRGGBB; videos use it."),
+  font: z
+    .enum(BRAND_FONT_IDS, {
+      error: `The font must be one of ${BRAND_FONT_IDS.join(", ")} (the bundled fonts).`,
+    })
+    .meta({ example: "sans" })
+    .describe(
+      `The video font, one of the bundled open fonts: ${BRAND_FONT_IDS.map((id) => `${id} (${BRAND_FONTS[id].family})`).join(", ")}.`,
+    ),
+  ttsVoice: z
+    .enum(TTS_VOICES, { error: `The voice must be one of ${TTS_VOICES.join(", ")}, or null.` })
+    .nullable()
+    .meta({ example: "nova" })
+    .describe(
+      "The OpenAI voice videos speak with when the server has OPENAI_API_KEY; null uses the server's TTS_VOICE. Without OpenAI, eSpeak NG speaks in the brand's language.",
+    ),
+  requiresApproval: z
+    .boolean({ error: "requiresApproval must be true or false." })
+    .meta({ example: false })
+    .describe("Posts need an owner's approval before they are scheduled or published."),
   monthlyVideoQuota: z
     .int({ error: "The monthly video quota must be a whole number." })
     .min(0, "The monthly video quota cannot be negative.")
@@ -135,6 +164,9 @@ export const createBrandBody = brandObject({
   defaultHashtags: brandFields.defaultHashtags.default([]),
   primaryColor: brandFields.primaryColor.default("#1F2937"),
   secondaryColor: brandFields.secondaryColor.default("#F59E0B"),
+  font: brandFields.font.default("sans"),
+  ttsVoice: brandFields.ttsVoice.default(null),
+  requiresApproval: brandFields.requiresApproval.default(false),
   monthlyVideoQuota: brandFields.monthlyVideoQuota.default(null),
 }).meta({ id: "CreateBrandRequest" });
 
@@ -151,6 +183,9 @@ export const updateBrandBody = brandObject({
   defaultHashtags: brandFields.defaultHashtags.optional(),
   primaryColor: brandFields.primaryColor.optional(),
   secondaryColor: brandFields.secondaryColor.optional(),
+  font: brandFields.font.optional(),
+  ttsVoice: brandFields.ttsVoice.optional(),
+  requiresApproval: brandFields.requiresApproval.optional(),
   monthlyVideoQuota: brandFields.monthlyVideoQuota.optional(),
 })
   .refine((body) => Object.keys(body).length > 0, "Send at least one field to change.")
@@ -179,6 +214,10 @@ export const brandResponse = z
       .int()
       .meta({ example: 30 })
       .describe("The quota that applies: monthlyVideoQuota, or the deployment default when that is null."),
+    role: z
+      .enum(BRAND_ROLES)
+      .meta({ example: "owner" })
+      .describe("The caller's role on this brand (lib/contracts/permissions.ts says what it may do)."),
     avatarStatus: z
       .enum(AVATAR_STATUSES)
       .meta({ example: "ready" })
@@ -198,6 +237,14 @@ export const brandResponse = z
       .nullable()
       .meta({ example: null })
       .describe("Estimated end of the avatar training; null unless avatarStatus is training."),
+    logoUrl: mediaPath
+      .nullable()
+      .describe("The brand's logo as a PNG (an SVG upload is rasterised), or null; videos show it."),
+    musicUrl: mediaPath
+      .nullable()
+      .describe(
+        "The brand's music track as uploaded (MP3, AAC or WAV), or null; videos play it under the voice.",
+      ),
     createdAt: isoDateTime.meta({ example: "2025-05-01T09:30:00.000Z" }),
     updatedAt: isoDateTime.meta({ example: "2025-05-02T14:05:00.000Z" }),
   })
@@ -249,6 +296,58 @@ export const uploadAvatarBody = z
   })
   .meta({ id: "UploadAvatarRequest" });
 
+const MUSIC_MB = MUSIC_LIMITS.maxBytes / (1024 * 1024);
+const LOGO_MB = LOGO_LIMITS.maxBytes / (1024 * 1024);
+const LOGO_MAX_SIDE = Math.sqrt(LOGO_LIMITS.maxPixels);
+
+export const uploadLogoBody = z
+  .object({
+    [KIT_UPLOAD_FIELD]: z
+      .string()
+      .meta({ format: "binary" })
+      .describe(
+        `The logo: PNG, JPEG or SVG (checked by its bytes), at most ${LOGO_MB} MB and ${LOGO_MAX_SIDE}×${LOGO_MAX_SIDE} pixels.`,
+      ),
+  })
+  .meta({ id: "UploadLogoRequest" });
+
+export const uploadMusicBody = z
+  .object({
+    [KIT_UPLOAD_FIELD]: z
+      .string()
+      .meta({ format: "binary" })
+      .describe(`The track: MP3, AAC (ADTS or M4A) or WAV, checked by ffprobe, at most ${MUSIC_MB} MB.`),
+  })
+  .meta({ id: "UploadMusicRequest" });
+
+export const brandPreviewQuery = z.object({
+  aspectRatio: z
+    .enum(VIDEO_ASPECT_RATIOS)
+    .default("9:16")
+    .describe("The frame's shape (default 9:16); the short side is 720 px, as in videos."),
+  primaryColor: brandFields.primaryColor
+    .optional()
+    .describe("Preview this primary colour instead of the saved one."),
+  secondaryColor: brandFields.secondaryColor
+    .optional()
+    .describe("Preview this secondary colour instead of the saved one."),
+  font: brandFields.font.optional().describe("Preview this font instead of the saved one."),
+});
+
+export const brandPreviewResponse = z
+  .object({
+    imageUrl: z
+      .string()
+      .meta({ example: "data:image/jpeg;base64,/9j/4AAQSkZJRgABAQAAAQABAAD…" })
+      .describe("The frame as a data: URL of a JPEG, drawn by the video renderer's own filter graph."),
+    width: z.int().meta({ example: 720 }),
+    height: z.int().meta({ example: 1280 }),
+    aspectRatio: z.enum(VIDEO_ASPECT_RATIOS).meta({ example: "9:16" }),
+  })
+  .meta({ id: "BrandPreviewFrame" });
+
+export type BrandPreviewFrame = z.infer<typeof brandPreviewResponse>;
+
 export const listBrands = defineOperation({
   ...ROUTES.listBrands,
   title: "List brands",
@@ -274,6 +373,7 @@ export const getBrand = defineOperation({
   ...ROUTES.getBrand,
   title: "Get brand",
   auth: "bearer",
+  permission: "brand.read",
   summary: "Returns one brand profile, with its avatar state.",
   pathParams: brandParams,
   responses: { 200: { description: "The brand.", schema: brandResponse } },
@@ -284,6 +384,7 @@ export const updateBrand = defineOperation({
   ...ROUTES.updateBrand,
   title: "Update brand",
   auth: "bearer",
+  permission: "brand.update",
   summary: "Changes the fields sent and leaves the others as they are.",
   pathParams: brandParams,
   body: updateBrandBody,
@@ -292,6 +393,7 @@ export const updateBrand = defineOperation({
     "invalid_request",
     "unauthorized",
     "not_found",
+    "forbidden",
     "payload_too_large",
     "service_unavailable",
     "internal_error",
@@ -302,6 +404,7 @@ export const brandContext = defineOperation({
   ...ROUTES.brandContext,
   title: "Brand context for AI",
   auth: "bearer",
+  permission: "brand.read",
   summary: "Returns the brand context that AI generation uses, with the exact system prompt.",
   pathParams: brandParams,
   responses: { 200: { description: "The brand context and prompt.", schema: brandContextResponse } },
@@ -312,6 +415,7 @@ export const uploadAvatar = defineOperation({
   ...ROUTES.uploadAvatar,
   title: "Upload avatar",
   auth: "bearer",
+  permission: "brand.update",
   summary: "Uploads the brand's avatar image and starts its training; a new upload replaces the old avatar.",
   pathParams: brandParams,
   body: uploadAvatarBody,
@@ -327,9 +431,91 @@ export const uploadAvatar = defineOperation({
     "invalid_request",
     "unauthorized",
     "not_found",
+    "forbidden",
     "provider_unavailable",
     "payload_too_large",
     "service_unavailable",
     "internal_error",
   ],
+});
+
+export const uploadLogo = defineOperation({
+  ...ROUTES.uploadLogo,
+  title: "Upload logo",
+  auth: "bearer",
+  permission: "brand.update",
+  summary:
+    "Uploads the brand's logo (PNG, JPEG or SVG, rasterised to a PNG); a new upload replaces the old logo. Owners only.",
+  pathParams: brandParams,
+  body: uploadLogoBody,
+  bodyContentType: "multipart/form-data",
+  uploadMaxBytes: LOGO_LIMITS.maxBytes,
+  responses: { 200: { description: "The brand with its new logoUrl.", schema: brandResponse } },
+  errors: [
+    "invalid_request",
+    "unauthorized",
+    "forbidden",
+    "not_found",
+    "payload_too_large",
+    "service_unavailable",
+    "internal_error",
+  ],
+});
+
+export const deleteLogo = defineOperation({
+  ...ROUTES.deleteLogo,
+  title: "Delete logo",
+  auth: "bearer",
+  permission: "brand.update",
+  summary: "Removes the brand's logo; videos are made without one. Owners only.",
+  pathParams: brandParams,
+  responses: { 200: { description: "The brand, logoUrl null.", schema: brandResponse } },
+  errors: ["unauthorized", "forbidden", "not_found", "service_unavailable", "internal_error"],
+});
+
+export const uploadMusic = defineOperation({
+  ...ROUTES.uploadMusic,
+  title: "Upload music",
+  auth: "bearer",
+  permission: "brand.update",
+  summary:
+    "Uploads the brand's music track (MP3, AAC or WAV, at most 20 MB, checked by ffprobe); a new upload replaces the old one. Owners only.",
+  pathParams: brandParams,
+  body: uploadMusicBody,
+  bodyContentType: "multipart/form-data",
+  uploadMaxBytes: MUSIC_LIMITS.maxBytes,
+  responses: { 200: { description: "The brand with its new musicUrl.", schema: brandResponse } },
+  errors: [
+    "invalid_request",
+    "unauthorized",
+    "forbidden",
+    "not_found",
+    "payload_too_large",
+    "service_unavailable",
+    "internal_error",
+  ],
+});
+
+export const deleteMusic = defineOperation({
+  ...ROUTES.deleteMusic,
+  title: "Delete music",
+  auth: "bearer",
+  permission: "brand.update",
+  summary: "Removes the brand's music track; videos have only the voice. Owners only.",
+  pathParams: brandParams,
+  responses: { 200: { description: "The brand, musicUrl null.", schema: brandResponse } },
+  errors: ["unauthorized", "forbidden", "not_found", "service_unavailable", "internal_error"],
+});
+
+export const brandPreview = defineOperation({
+  ...ROUTES.brandPreview,
+  title: "Brand preview frame",
+  auth: "bearer",
+  permission: "brand.read",
+  summary:
+    "Renders one frame of a video in the brand kit (colours, font, logo, caption and overlay text in the safe areas) with the video renderer.",
+  pathParams: brandParams,
+  query: brandPreviewQuery,
+  responses: { 200: { description: "The frame.", schema: brandPreviewResponse } },
+  errors: ["invalid_request", "unauthorized", "not_found", "service_unavailable", "internal_error"],
 });

@@ -3,7 +3,9 @@ import { ERROR_CODE_LIST } from "@/lib/api/error-codes";
 import { isStorableText, STORABLE_TEXT_MESSAGE } from "./text";
 
 /** Prefixed opaque ids. Anything else in a path is a 404. */
-export const idOf = (prefix: "usr" | "brd" | "pst" | "vjb" | "key" | "whk" | "msg") =>
+export const idOf = (
+  prefix: "usr" | "brd" | "pst" | "vjb" | "key" | "whk" | "msg" | "chn" | "pub" | "inv" | "act",
+) =>
   z
     .string()
     .regex(new RegExp(`^${prefix}_[A-Za-z0-9_-]{6,64}$`), `Must be an id that starts with ${prefix}_.`)

@@ -20,3 +20,11 @@ export type VideoJobStatus = (typeof VIDEO_JOB_STATUSES)[number];
  */
 export const POST_STATUSES = ["draft", "in_review", "approved", "scheduled", "published"] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
+
+/** A channel connection: `needs_reconnect` once the platform refused its token (an owner reconnects it). */
+export const CHANNEL_CONNECTION_STATUSES = ["active", "needs_reconnect"] as const;
+export type ChannelConnectionStatus = (typeof CHANNEL_CONNECTION_STATUSES)[number];
+
+/** DESIGN §10: scheduled → publishing → published | failed; canceled from scheduled. */
+export const PUBLICATION_STATUSES = ["scheduled", "publishing", "published", "failed", "canceled"] as const;
+export type PublicationStatus = (typeof PUBLICATION_STATUSES)[number];

@@ -48,6 +48,25 @@ export const ERROR_DETAILS: Partial<Record<ErrorCode, z.ZodType>> = {
     used: z.int(),
     resetsAt: z.iso.datetime({ offset: true }).describe("When the quota starts over (UTC month)."),
   }),
+  publish_rule_violation: z.object({
+    channel: z.enum(["telegram", "instagram", "linkedin"]),
+    rule: z.enum(["caption_length", "media_required", "media_count"]).describe("Which rule the post breaks."),
+    limit: z.int().describe("The channel's limit (characters or items)."),
+    actual: z.int().describe("What the post has."),
+    withMedia: z.boolean().describe("Whether the post is sent with media (Telegram allows less text then)."),
+  }),
+  post_not_approved: z.object({ status: z.string().describe("The post's status now.") }),
+  channel_check_failed: z.object({
+    check: z
+      .enum(["token", "chat", "admin", "unreachable"])
+      .describe(
+        "token: getMe refused the bot token; chat: getChat found no such chat; admin: the bot is not an administrator that may post; unreachable: the platform did not answer.",
+      ),
+    platformMessage: z.string().nullable().describe("The platform's own description, when it gave one."),
+  }),
+  publication_not_cancelable: z.object({
+    status: z.enum(["publishing", "published", "failed"]).describe("The publication's status now."),
+  }),
   forbidden: z.object({
     role: z.enum(BRAND_ROLES).describe("The caller's role on the brand."),
     required: z.enum(BRAND_ROLES).describe("The weakest role that may do this."),

@@ -1,8 +1,52 @@
-import { brandContext, createBrand, getBrand, listBrands, updateBrand, uploadAvatar } from "./brands";
+import { listActivity } from "./activity";
+import {
+  brandContext,
+  brandPreview,
+  createBrand,
+  deleteLogo,
+  deleteMusic,
+  getBrand,
+  listBrands,
+  updateBrand,
+  uploadAvatar,
+  uploadLogo,
+  uploadMusic,
+} from "./brands";
 import { backendConnectCheck } from "./health";
 import { createApiKey, listApiKeys, revokeApiKey } from "./keys";
 import type { Operation } from "./operation";
-import { generatePost, generatePostStream, getPost, listPosts, updatePost } from "./posts";
+import {
+  deleteMediaImage,
+  generateMediaImage,
+  generatePost,
+  generatePostStream,
+  getPost,
+  listPosts,
+  updatePost,
+  uploadMediaImage,
+} from "./posts";
+import {
+  cancelPublication,
+  connectChannel,
+  createPublication,
+  disconnectChannel,
+  getPublication,
+  listChannels,
+  listPublications,
+} from "./publishing";
+import { listReviewQueue, reviewPost, submitPost } from "./reviews";
+import {
+  acceptInvitation,
+  createInvitation,
+  deleteAccount,
+  getInvitation,
+  listInvitations,
+  listMembers,
+  removeMember,
+  resendInvitation,
+  revokeInvitation,
+  updateMember,
+} from "./teams";
 import { signUp } from "./users";
 import { cancelVideoJob, generateVideo, getVideoJobStatus, listVideoJobs } from "./video";
 import {
@@ -26,11 +70,19 @@ export const operations: Operation[] = [
   updateBrand,
   brandContext,
   uploadAvatar,
+  uploadLogo,
+  deleteLogo,
+  uploadMusic,
+  deleteMusic,
+  brandPreview,
   generatePost,
   generatePostStream,
   getPost,
   updatePost,
   listPosts,
+  generateMediaImage,
+  uploadMediaImage,
+  deleteMediaImage,
   generateVideo,
   getVideoJobStatus,
   listVideoJobs,
@@ -40,4 +92,25 @@ export const operations: Operation[] = [
   deleteWebhook,
   listWebhookDeliveries,
   sendTestWebhook,
+  listChannels,
+  connectChannel,
+  disconnectChannel,
+  createPublication,
+  listPublications,
+  getPublication,
+  cancelPublication,
+  listMembers,
+  updateMember,
+  removeMember,
+  listInvitations,
+  createInvitation,
+  resendInvitation,
+  revokeInvitation,
+  getInvitation,
+  acceptInvitation,
+  deleteAccount,
+  submitPost,
+  reviewPost,
+  listReviewQueue,
+  listActivity,
 ];

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { ErrorCode } from "@/lib/api/error-codes";
+import type { Permission } from "./permissions";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
@@ -15,12 +16,19 @@ export type Operation = {
   /** OpenAPI path template, e.g. /api/posts/{postId}. */
   path: string;
   auth: "bearer" | "none";
+  /**
+   * The brand permission (lib/contracts/permissions.ts) the caller's role must have, for an operation on one
+   * brand or on something of a brand; absent for operations on the caller's own account.
+   */
+  permission?: Permission;
   summary: string;
   pathParams?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
   /** How the body is sent; JSON unless the operation takes a file upload. */
   bodyContentType?: "application/json" | "multipart/form-data";
+  /** A multipart upload's largest file, when it is not the avatar's 5 MB (DESIGN §4 "uploads 5 MB"). */
+  uploadMaxBytes?: number;
   /** Success responses by HTTP status. A 204 has no schema. */
   responses: Record<number, { description: string; schema?: z.ZodType; headers?: string[] }>;
   errors: ErrorCode[];

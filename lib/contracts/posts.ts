@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { KIT_UPLOAD_FIELD } from "./brand-kit-rules";
 import {
   cursorPage,
   errorEnvelope,
@@ -67,6 +68,14 @@ export const mediaItem = z.object({
     .max(MEDIA_ITEM_LIMITS.overlayText)
     .optional()
     .describe("Text set on the image, if any."),
+  imageUrl: z
+    .string()
+    .max(4096)
+    .nullable()
+    .optional()
+    .describe(
+      "The item's image (generated, drawn or uploaded with the media-image operations): a signed URL that expires, or null. Send it back unchanged in an update to keep the image (even when its signature has expired); leave it out to drop it.",
+    ),
 });
 
 export const mediaPlan = z
@@ -163,6 +172,27 @@ export type UpdatePostInput = z.infer<typeof updatePostBody>;
 
 export const postParams = z.object({ postId: idOf("pst") });
 
+export const mediaItemParams = z.object({
+  postId: idOf("pst"),
+  index: z.coerce
+    .number({ error: "The index must be a whole number: 0 for the first media item." })
+    .int("The index must be a whole number: 0 for the first media item.")
+    .min(0, "The index must be 0 or more.")
+    .max(MAX_MEDIA_ITEMS - 1, `The index must be below ${MAX_MEDIA_ITEMS}.`)
+    .describe("The media item's position in mediaPlan.items, from 0."),
+});
+
+export const uploadMediaImageBody = z
+  .object({
+    [KIT_UPLOAD_FIELD]: z
+      .string()
+      .meta({ format: "binary" })
+      .describe(
+        "The image: PNG, JPEG or WebP (checked by its bytes), at most 5 MB; cover-cropped to the item's aspect ratio.",
+      ),
+  })
+  .meta({ id: "UploadMediaImageRequest" });
+
 export const listPostsQuery = z.object({
   brandId: idOf("brd"),
   cursor: pageCursor("pst").optional(),
@@ -183,6 +213,18 @@ export const post = z
     hashtags: hashtagList,
     status: z.enum(POST_STATUSES).describe("DESIGN §10: a new post is always `draft`."),
     videoUrl: z.string().nullable(),
+    review: z
+      .object({
+        action: z.enum(["submitted", "approved", "changes_requested"]),
+        by: idOf("usr").nullable().describe("Who acted; null once that account is deleted."),
+        at: isoDateTime,
+        comment: z.string().nullable(),
+      })
+      .nullable()
+      .meta({ example: null })
+      .describe(
+        "The last approval step: submitted, approved, or changes requested (with the comment); null before any.",
+      ),
     generation: z.object({
       provider: z.string().describe("local, openai or openai-compatible."),
       model: z.string(),
@@ -246,6 +288,7 @@ export const generatePost = defineOperation({
   ...ROUTES.generatePost,
   title: "Generate post",
   auth: "bearer",
+  permission: "post.create",
   summary:
     "Writes a draft post (caption, media plan, hashtags) for a channel from a brief in the brand's voice and saves it.",
   body: generatePostBody,
@@ -256,6 +299,7 @@ export const generatePost = defineOperation({
     "invalid_request",
     "unauthorized",
     "not_found",
+    "forbidden",
     "brief_too_short",
     "brand_context_missing",
     "moderation_required",
@@ -272,6 +316,7 @@ export const generatePostStream = defineOperation({
   ...ROUTES.generatePostStream,
   title: "Generate post (streamed)",
   auth: "bearer",
+  permission: "post.create",
   summary:
     "Generate post, streamed: the draft arrives as NDJSON events while the model writes it, then the saved post.",
   body: generatePostBody,
@@ -295,6 +340,7 @@ export const generatePostStream = defineOperation({
     "invalid_request",
     "unauthorized",
     "not_found",
+    "forbidden",
     "brief_too_short",
     "brand_context_missing",
     "moderation_required",
@@ -310,6 +356,7 @@ export const getPost = defineOperation({
   ...ROUTES.getPost,
   title: "Get post",
   auth: "bearer",
+  permission: "post.read",
   summary: "Returns one saved post.",
   pathParams: postParams,
   responses: { 200: { description: "The post.", schema: post } },
@@ -320,6 +367,7 @@ export const updatePost = defineOperation({
   ...ROUTES.updatePost,
   title: "Update post",
   auth: "bearer",
+  permission: "post.update",
   summary: "Saves edits to a post's caption, media plan, hashtags or video under the channel's rules.",
   pathParams: postParams,
   body: updatePostBody,
@@ -328,6 +376,7 @@ export const updatePost = defineOperation({
     "invalid_request",
     "unauthorized",
     "not_found",
+    "forbidden",
     "payload_too_large",
     "service_unavailable",
     "internal_error",
@@ -338,8 +387,69 @@ export const listPosts = defineOperation({
   ...ROUTES.listPosts,
   title: "List posts",
   auth: "bearer",
+  permission: "post.read",
   summary: "Lists a brand's posts, newest first, a page at a time.",
   query: listPostsQuery,
   responses: { 200: { description: "A page of posts.", schema: postPage } },
   errors: ["invalid_request", "unauthorized", "not_found", "service_unavailable", "internal_error"],
+});
+
+export const generateMediaImage = defineOperation({
+  ...ROUTES.generateMediaImage,
+  title: "Generate media image",
+  auth: "bearer",
+  permission: "post.update",
+  summary:
+    "Makes the image of one media-plan item in its aspect ratio: with an image model (OPENAI_API_KEY or OPENAI_BASE_URL) from its description and the brand colours, else a branded card drawn locally. Replaces the item's image.",
+  pathParams: mediaItemParams,
+  responses: { 200: { description: "The post, the item with its new imageUrl.", schema: post } },
+  errors: [
+    "invalid_request",
+    "unauthorized",
+    "forbidden",
+    "not_found",
+    "generation_failed",
+    "service_unavailable",
+    "internal_error",
+  ],
+});
+
+export const uploadMediaImage = defineOperation({
+  ...ROUTES.uploadMediaImage,
+  title: "Upload media image",
+  auth: "bearer",
+  permission: "post.update",
+  summary:
+    "Replaces one media-plan item's image with an uploaded one, cover-cropped to the item's aspect ratio.",
+  pathParams: mediaItemParams,
+  body: uploadMediaImageBody,
+  bodyContentType: "multipart/form-data",
+  responses: { 200: { description: "The post, the item with its new imageUrl.", schema: post } },
+  errors: [
+    "invalid_request",
+    "unauthorized",
+    "forbidden",
+    "not_found",
+    "payload_too_large",
+    "service_unavailable",
+    "internal_error",
+  ],
+});
+
+export const deleteMediaImage = defineOperation({
+  ...ROUTES.deleteMediaImage,
+  title: "Delete media image",
+  auth: "bearer",
+  permission: "post.update",
+  summary: "Removes one media-plan item's image; the item stays in the plan.",
+  pathParams: mediaItemParams,
+  responses: { 200: { description: "The post, the item's imageUrl null.", schema: post } },
+  errors: [
+    "invalid_request",
+    "unauthorized",
+    "forbidden",
+    "not_found",
+    "service_unavailable",
+    "internal_error",
+  ],
 });

@@ -21,6 +21,11 @@ export const ROUTES = {
   updateBrand: route({ id: "update-brand", method: "PATCH", path: "/api/brands/{brandId}" }),
   brandContext: route({ id: "brand-context", method: "GET", path: "/api/brands/{brandId}/context" }),
   uploadAvatar: route({ id: "upload-avatar", method: "POST", path: "/api/brands/{brandId}/avatar" }),
+  uploadLogo: route({ id: "upload-logo", method: "POST", path: "/api/brands/{brandId}/logo" }),
+  deleteLogo: route({ id: "delete-logo", method: "DELETE", path: "/api/brands/{brandId}/logo" }),
+  uploadMusic: route({ id: "upload-music", method: "POST", path: "/api/brands/{brandId}/music" }),
+  deleteMusic: route({ id: "delete-music", method: "DELETE", path: "/api/brands/{brandId}/music" }),
+  brandPreview: route({ id: "brand-preview-frame", method: "GET", path: "/api/brands/{brandId}/preview" }),
   generatePost: route({ id: "generate-post", method: "POST", path: "/api/content/create" }),
   generatePostStream: route({
     id: "generate-post-stream",
@@ -30,6 +35,21 @@ export const ROUTES = {
   getPost: route({ id: "get-post", method: "GET", path: "/api/posts/{postId}" }),
   updatePost: route({ id: "update-post", method: "PATCH", path: "/api/posts/{postId}" }),
   listPosts: route({ id: "list-posts", method: "GET", path: "/api/posts" }),
+  generateMediaImage: route({
+    id: "generate-media-image",
+    method: "POST",
+    path: "/api/posts/{postId}/media/{index}/image/generate",
+  }),
+  uploadMediaImage: route({
+    id: "upload-media-image",
+    method: "POST",
+    path: "/api/posts/{postId}/media/{index}/image",
+  }),
+  deleteMediaImage: route({
+    id: "delete-media-image",
+    method: "DELETE",
+    path: "/api/posts/{postId}/media/{index}/image",
+  }),
   generateVideo: route({ id: "generate-video", method: "POST", path: "/api/video/jobs" }),
   getVideoJobStatus: route({ id: "video-job-status", method: "GET", path: "/api/video/jobs/{jobId}" }),
   listVideoJobs: route({ id: "list-video-jobs", method: "GET", path: "/api/video/jobs" }),
@@ -43,6 +63,63 @@ export const ROUTES = {
     path: "/api/webhooks/{webhookId}/deliveries",
   }),
   sendTestWebhook: route({ id: "send-test-webhook", method: "POST", path: "/api/webhooks/{webhookId}/test" }),
+  listChannels: route({ id: "list-channels", method: "GET", path: "/api/channels" }),
+  connectChannel: route({ id: "connect-channel", method: "POST", path: "/api/channels" }),
+  disconnectChannel: route({ id: "disconnect-channel", method: "DELETE", path: "/api/channels/{channelId}" }),
+  createPublication: route({
+    id: "create-publication",
+    method: "POST",
+    path: "/api/posts/{postId}/publications",
+  }),
+  listPublications: route({ id: "list-publications", method: "GET", path: "/api/publications" }),
+  getPublication: route({ id: "get-publication", method: "GET", path: "/api/publications/{publicationId}" }),
+  cancelPublication: route({
+    id: "cancel-publication",
+    method: "DELETE",
+    path: "/api/publications/{publicationId}",
+  }),
+  listMembers: route({ id: "list-members", method: "GET", path: "/api/brands/{brandId}/members" }),
+  updateMember: route({
+    id: "update-member",
+    method: "PATCH",
+    path: "/api/brands/{brandId}/members/{userId}",
+  }),
+  removeMember: route({
+    id: "remove-member",
+    method: "DELETE",
+    path: "/api/brands/{brandId}/members/{userId}",
+  }),
+  listInvitations: route({
+    id: "list-invitations",
+    method: "GET",
+    path: "/api/brands/{brandId}/invitations",
+  }),
+  createInvitation: route({
+    id: "create-invitation",
+    method: "POST",
+    path: "/api/brands/{brandId}/invitations",
+  }),
+  resendInvitation: route({
+    id: "resend-invitation",
+    method: "POST",
+    path: "/api/brands/{brandId}/invitations/{invitationId}/resend",
+  }),
+  revokeInvitation: route({
+    id: "revoke-invitation",
+    method: "DELETE",
+    path: "/api/brands/{brandId}/invitations/{invitationId}",
+  }),
+  getInvitation: route({ id: "get-invitation", method: "GET", path: "/api/invitations/{token}" }),
+  acceptInvitation: route({
+    id: "accept-invitation",
+    method: "POST",
+    path: "/api/invitations/{token}/accept",
+  }),
+  deleteAccount: route({ id: "delete-account", method: "DELETE", path: "/api/users/me" }),
+  submitPost: route({ id: "submit-post", method: "POST", path: "/api/posts/{postId}/submit" }),
+  reviewPost: route({ id: "review-post", method: "POST", path: "/api/posts/{postId}/review" }),
+  listReviewQueue: route({ id: "list-review-queue", method: "GET", path: "/api/reviews" }),
+  listActivity: route({ id: "list-activity", method: "GET", path: "/api/brands/{brandId}/activity" }),
 } as const;
 
 export type RouteName = keyof typeof ROUTES;

@@ -172,6 +172,7 @@ export const generateVideo = defineOperation({
   ...ROUTES.generateVideo,
   title: "Generate video",
   auth: "bearer",
+  permission: "video.create",
   summary: "Creates a video job from a post or a script; poll its status until the video is ready.",
   body: generateVideoBody,
   responses: {
@@ -185,6 +186,7 @@ export const generateVideo = defineOperation({
     "invalid_request",
     "unauthorized",
     "not_found",
+    "forbidden",
     "brand_not_ready",
     "avatar_training",
     "quota_exceeded",
@@ -201,6 +203,7 @@ export const getVideoJobStatus = defineOperation({
   ...ROUTES.getVideoJobStatus,
   title: "Video job status",
   auth: "bearer",
+  permission: "video.read",
   summary: "Returns a video job's status, progress and, once it has succeeded, its videoUrl.",
   pathParams: videoJobParams,
   responses: {
@@ -221,6 +224,7 @@ export const listVideoJobs = defineOperation({
   ...ROUTES.listVideoJobs,
   title: "List video jobs",
   auth: "bearer",
+  permission: "video.read",
   summary: "Lists video jobs, newest first, optionally for one brand or one post.",
   query: listVideoJobsQuery,
   responses: { 200: { description: "A page of jobs.", schema: videoJobPage } },
@@ -231,6 +235,7 @@ export const cancelVideoJob = defineOperation({
   ...ROUTES.cancelVideoJob,
   title: "Cancel video job",
   auth: "bearer",
+  permission: "video.cancel",
   summary: "Cancels a queued or running video job, stops its render and gives its quota unit back.",
   pathParams: videoJobParams,
   responses: {
@@ -240,6 +245,7 @@ export const cancelVideoJob = defineOperation({
     "invalid_request",
     "unauthorized",
     "not_found",
+    "forbidden",
     "job_not_cancelable",
     "service_unavailable",
     "internal_error",

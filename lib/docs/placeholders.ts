@@ -18,6 +18,9 @@ export const PLACEHOLDER_SOURCES: Record<string, PlaceholderSource> = {
   jobId: { listOperation: "list-video-jobs", needs: ["brandId"], field: "jobId" },
   keyId: { listOperation: "list-api-keys", field: "keyId" },
   webhookId: { listOperation: "list-webhooks", field: "webhookId" },
+  userId: { listOperation: "list-members", needs: ["brandId"], field: "userId" },
+  invitationId: { listOperation: "list-invitations", needs: ["brandId"], field: "invitationId" },
+  // channelId and publicationId are never filled: a publish, disconnect or cancel names what the developer typed.
 };
 
 /** `{nonce}` is a fresh random string, for bodies that must be unique (a sign-up email). */

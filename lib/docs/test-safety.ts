@@ -64,6 +64,8 @@ function createsOf(cardId: string, body: Json): string {
       return `a new brand named ${quote(name ?? "")}, with you as its owner.`;
     case "generate-post":
       return "a new draft post in the brand {brandId}; nothing existing changes.";
+    case "create-invitation":
+      return `an invitation for ${quote(bodyField(body, "email") ?? "the email in the body")} to the brand {brandId}, with a link that works once (revoke it on the brand's Members page).`;
     case "generate-video":
       return "a new video job in the brand {brandId}; it uses one unit of that brand's monthly quota (given back if the job fails or is canceled).";
     default:
@@ -82,8 +84,38 @@ function changeOf(method: string, cardId: string, body: Json): string {
       return "revokes it: every script that uses this key gets 401 from then on. This cannot be undone.";
     case "cancel-video-job":
       return "cancels it if it is queued or running (its render stops, its quota unit comes back).";
+    case "create-publication":
+      return "publishes it for real on the channel {body.channelId}: that channel's audience sees the post, and it cannot be taken back from here.";
+    case "disconnect-channel":
+      return "disconnects the channel: its stored token is deleted and its scheduled publications are canceled.";
+    case "cancel-publication":
+      return "cancels it if it is still scheduled; nothing is sent.";
+    case "remove-member":
+      return "removes that person from the brand: their next request for it answers 404.";
+    case "revoke-invitation":
+      return "revokes it: the link then says it was revoked. This cannot be undone.";
+    case "resend-invitation":
+      return "issues a new link for it; the old link stops working.";
+    case "accept-invitation":
+      return "adds you to the invitation's brand with its role, and uses the link up.";
+    case "delete-account":
+      return "deletes your account for good: its API keys and sessions stop at once. This cannot be undone.";
     case "upload-avatar":
       return "replaces its avatar image with the uploaded one and starts training again (avatarStatus becomes training).";
+    case "upload-logo":
+      return "replaces its logo with the uploaded one (the old logo file is removed).";
+    case "upload-music":
+      return "replaces its music track with the uploaded one (the old track is removed).";
+    case "delete-logo":
+      return "removes its logo; new videos have none.";
+    case "delete-music":
+      return "removes its music track; new videos have only the voice.";
+    case "generate-media-image":
+      return "replaces the image of its media item {index} with a newly generated one.";
+    case "upload-media-image":
+      return "replaces the image of its media item {index} with the uploaded one.";
+    case "delete-media-image":
+      return "removes the image of its media item {index}.";
     default:
       return method === "DELETE" ? "removes it." : "changes it with the body below.";
   }
@@ -100,12 +132,15 @@ export function testSafetyOf(card: {
   testBody: Json;
 }): TestSafety {
   if (card.method === "GET") return { kind: "read" };
-  const param = [...card.endpoint.matchAll(/\{(\w+)\}/g)].map((match) => match[1]).at(-1);
+  // The resource the path acts on is its last parameter, but an item's position is not one
+  // (`/posts/{postId}/media/{index}/image` acts on the post; the developer types the index).
+  const param = [...card.endpoint.matchAll(/\{(\w+)\}/g)]
+    .map((match) => match[1])
+    .filter((name) => name !== "index")
+    .at(-1);
+  // Any call on an existing resource (a POST under one too) is a change: confirming once too often is the
+  // safe side. Only a POST to a collection creates.
+  if (!param && card.method === "POST") return { kind: "create", creates: createsOf(card.id, card.testBody) };
   const resource = param ? RESOURCE_OF_PARAM[param] : undefined;
-  // A POST under an existing resource is treated as a change too: confirming once too often is the safe side.
-  if (param && resource) {
-    return { kind: "change", param, resource, change: changeOf(card.method, card.id, card.testBody) };
-  }
-  if (card.method === "POST") return { kind: "create", creates: createsOf(card.id, card.testBody) };
-  return { kind: "change", param, change: changeOf(card.method, card.id, card.testBody) };
+  return { kind: "change", param, resource, change: changeOf(card.method, card.id, card.testBody) };
 }

@@ -18,6 +18,10 @@ const CONTENT_TYPES: Record<string, string> = {
   jpeg: "image/jpeg",
   png: "image/png",
   webp: "image/webp",
+  mp3: "audio/mpeg",
+  aac: "audio/aac",
+  m4a: "audio/mp4",
+  wav: "audio/wav",
 };
 
 /** The content type a key's extension stands for. */

@@ -31,10 +31,20 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   job_not_cancelable:
     "The video job has already succeeded or failed; only a queued or running job can be canceled. `details`: `{ status }`.",
   post_not_approved: "The brand requires approval, and the post has not been approved.",
+  invitation_unavailable:
+    "The invitation link cannot be used any more. `details`: `{ reason }`, one of `accepted`, `expired`, `revoked`.",
+  last_owner:
+    "The change would leave a brand without an owner: promote another member first. `details`: `{ brandId }`.",
   channel_reauth_required:
     "The channel connection's token was refused by the platform; an owner must reconnect it.",
   publish_rule_violation:
     "The post breaks the channel's rules (length, media count, media required). `details` names the rule.",
+  channel_check_failed:
+    "Connecting a channel: the platform refused the check (a wrong token, an unknown chat, or a bot that is not an administrator allowed to post). `details`: `{ check, platformMessage }`.",
+  publication_not_cancelable:
+    "The publication has already started, been published or failed; only a scheduled one can be canceled. `details`: `{ status }`.",
+  publish_outcome_unknown:
+    "A publication's error only (never an HTTP answer): the worker stopped after calling the platform and before it saved the answer. It is never re-sent on its own; check the channel.",
   internal_error: "Anything unexpected. The message is generic; the log line carries the requestId.",
 };
 

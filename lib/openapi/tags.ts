@@ -25,6 +25,12 @@ export const API_TAGS = [
     segments: ["video"],
   },
   {
+    name: "Publishing",
+    description:
+      "Connect a brand's channels (Telegram) and publish posts to them, now or on a schedule; the calendar reads the publications.",
+    segments: ["channels", "publications"],
+  },
+  {
     name: "Webhooks",
     description: "Signed notifications (Standard Webhooks) when a video job finishes.",
     segments: ["webhooks"],

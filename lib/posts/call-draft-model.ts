@@ -3,6 +3,7 @@ import { generateText, Output } from "ai";
 import { LocalPostModel } from "@/lib/ai/local/local-model";
 import type { TextModelChoice } from "@/lib/ai/model-choice";
 import { openTextModel } from "@/lib/ai/text-model";
+import { aiTelemetry } from "@/lib/telemetry/tracing";
 import { type DraftOutput, draftOutput } from "./draft-output";
 
 export type DraftCall = { output: DraftOutput; inputTokens?: number; outputTokens?: number };
@@ -55,6 +56,8 @@ export async function callDraftModel({
     maxRetries: 0,
     timeout: choice.timeoutMs,
     abortSignal: signal,
+    // Spans for the model call (timing, token counts), never the prompt or the answer.
+    experimental_telemetry: aiTelemetry(),
   });
   return {
     output: result.output,

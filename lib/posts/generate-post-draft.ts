@@ -126,12 +126,18 @@ export async function draftPost({
 }
 
 /** The one insert of Generate post, prepared once per database: every column is a placeholder of the same name. */
+const REVIEW_COLUMNS = new Set(["reviewAction", "reviewedBy", "reviewedAt", "reviewComment"]);
+
 const insertPost = preparedPerDb((db) =>
   db
     .insert(posts)
     .values(
       Object.fromEntries(
-        Object.keys(getTableColumns(posts)).map((name) => [name, sql.placeholder(name)]),
+        Object.keys(getTableColumns(posts))
+          // A new draft has no review yet: those columns keep their null default (a null placeholder
+          // cannot go through a timestamp column's mapping).
+          .filter((name) => !REVIEW_COLUMNS.has(name))
+          .map((name) => [name, sql.placeholder(name)]),
       ) as unknown as Post,
     )
     .prepare("insert_post"),
@@ -173,6 +179,10 @@ export async function savePostDraft({
     inputTokens: draft.inputTokens,
     outputTokens: draft.outputTokens,
     videoUrl: null,
+    reviewAction: null,
+    reviewedBy: null,
+    reviewedAt: null,
+    reviewComment: null,
     createdAt: now,
     updatedAt: now,
   };

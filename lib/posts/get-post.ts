@@ -1,27 +1,51 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import { getDb, type Tx } from "@/db/client";
 import { brandMembers, type Post, posts } from "@/db/schema";
 import { notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
+import { assertCan } from "@/lib/brands/brand-access";
+import type { BrandRole } from "@/lib/contracts/enums";
+import type { Permission } from "@/lib/contracts/permissions";
 
 /**
- * Loads a post of a brand the principal is a member of; anything else is 404, like brands. Inside a
+ * Loads a post of a brand the principal is a member of whose role may do `permission`; anything else is
+ * 404, like brands (a role too weak: 403 `forbidden`). Inside a
  * transaction it can lock the row, so concurrent edits are checked against the latest version.
  */
 export async function getPostForPrincipal({
   principal,
   postId,
+  permission,
   tx,
   forUpdate = false,
 }: {
   principal: Principal;
   postId: string;
+  permission: Permission;
   tx?: Tx;
   forUpdate?: boolean;
 }): Promise<Post> {
+  return (await getPostAndRole({ principal, postId, permission, tx, forUpdate })).post;
+}
+
+/** The post and the caller's role on its brand (after checking `permission`). */
+export async function getPostAndRole({
+  principal,
+  postId,
+  permission,
+  tx,
+  forUpdate = false,
+}: {
+  principal: Principal;
+  postId: string;
+  permission: Permission;
+  tx?: Tx;
+  forUpdate?: boolean;
+}): Promise<{ post: Post; role: BrandRole }> {
   const db = tx ?? (await getDb());
   const query = db
-    .select({ post: posts })
+    .select({ post: posts, role: brandMembers.role })
     .from(posts)
     .innerJoin(
       brandMembers,
@@ -30,5 +54,6 @@ export async function getPostForPrincipal({
     .where(eq(posts.id, postId));
   const [row] = forUpdate ? await query.for("update", { of: posts }) : await query;
   if (!row) throw notFound("Post");
-  return row.post;
+  assertCan(row.role, permission);
+  return row;
 }

@@ -5,7 +5,7 @@ import type { Principal } from "@/lib/auth/authenticate";
 import { getBrandForPrincipal } from "@/lib/brands/get-brand";
 import { encodePageCursor, type PageCursor } from "@/lib/contracts/common";
 import type { PostView } from "@/lib/contracts/posts";
-import { toPostView } from "./post-view";
+import { toSignedPostView } from "./post-view";
 
 /** A brand's posts, newest first; the cursor is the last item's (createdAt, id), so pages never overlap. */
 export async function listBrandPosts({
@@ -20,7 +20,7 @@ export async function listBrandPosts({
   limit: number;
 }): Promise<{ items: PostView[]; nextCursor: string | null }> {
   const after = cursor;
-  const brand = await getBrandForPrincipal({ principal, brandId });
+  const brand = await getBrandForPrincipal({ principal, brandId, permission: "post.read" });
   const db = await getDb();
   const rows = await db
     .select()
@@ -41,7 +41,7 @@ export async function listBrandPosts({
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return {
-    items: page.map(toPostView),
+    items: await Promise.all(page.map(toSignedPostView)),
     nextCursor: rows.length > limit && last ? encodePageCursor(last) : null,
   };
 }

@@ -45,7 +45,7 @@ export async function streamPostDraft({
   signal: AbortSignal;
   headers?: Record<string, string>;
 }): Promise<Response> {
-  const brand = await getBrandForPrincipal({ principal, brandId: input.brandId });
+  const brand = await getBrandForPrincipal({ principal, brandId: input.brandId, permission: "post.create" });
   await checkBrief({ brand, input, requestId });
 
   const abort = new AbortController();

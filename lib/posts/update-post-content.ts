@@ -1,12 +1,43 @@
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { posts } from "@/db/schema";
+import { brands, type MediaPlan, posts } from "@/db/schema";
+import { recordActivity } from "@/lib/activity/record-activity";
 import { ApiError } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import type { PostView, UpdatePostInput } from "@/lib/contracts/posts";
+import { log } from "@/lib/log";
+import { getMediaStorage } from "@/lib/media/storage";
 import { channelRuleIssues } from "./channel-rules";
 import { getPostForPrincipal } from "./get-post";
-import { toPostView } from "./post-view";
+import { statusAfterEdit } from "./post-state";
+import { toSignedPostView } from "./post-view";
+
+/** The URL's path, decoded; null when it is not a URL or a path. */
+function pathOf(url: string) {
+  try {
+    return decodeURIComponent(new URL(url, "http://relative.invalid").pathname);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The plan to store from the plan the editor sent: an image item keeps an image of this post when it
+ * sends that image's `imageUrl` back (a signed URL, expired or not: only the key in its path counts,
+ * and only keys the post already holds), so items can be reordered or removed without losing images.
+ */
+function withImageKeys(sent: NonNullable<UpdatePostInput["mediaPlan"]>, current: MediaPlan): MediaPlan {
+  const keys = current.items.map((item) => item.imageKey).filter((key): key is string => !!key);
+  return {
+    format: sent.format,
+    items: sent.items.map(({ imageUrl, ...item }) => {
+      const path = imageUrl ? pathOf(imageUrl) : null;
+      const key =
+        path && item.type === "image" ? keys.find((candidate) => path.endsWith(`/${candidate}`)) : undefined;
+      return key ? { ...item, imageKey: key } : item;
+    }),
+  };
+}
 
 /** Saves the editor's changes. The post as it would be after the change must keep its channel's rules. */
 export async function updatePostContent({
@@ -19,27 +50,60 @@ export async function updatePostContent({
   input: UpdatePostInput;
 }): Promise<PostView> {
   const db = await getDb();
-  const row = await db.transaction(async (tx) => {
-    const current = await getPostForPrincipal({ principal, postId, tx, forUpdate: true });
+  const { row, dropped } = await db.transaction(async (tx) => {
+    const current = await getPostForPrincipal({
+      principal,
+      postId,
+      permission: "post.update",
+      tx,
+      forUpdate: true,
+    });
     const next = {
       caption: input.caption ?? current.caption,
-      mediaPlan: input.mediaPlan ?? current.mediaPlan,
+      mediaPlan: input.mediaPlan ? withImageKeys(input.mediaPlan, current.mediaPlan) : current.mediaPlan,
       hashtags: input.hashtags ?? current.hashtags,
     };
     const issues = channelRuleIssues(current.channel, next);
     if (issues.length) {
       throw new ApiError("invalid_request", `${issues[0].path}: ${issues[0].message}`, { details: issues });
     }
+    const [brand] = await tx
+      .select({ requiresApproval: brands.requiresApproval })
+      .from(brands)
+      .where(eq(brands.id, current.brandId));
+    const status = statusAfterEdit(current.status, brand?.requiresApproval ?? false);
     const [updated] = await tx
       .update(posts)
       .set({
         ...next,
+        status,
         ...(input.videoUrl !== undefined ? { videoUrl: input.videoUrl } : {}),
         updatedAt: new Date(),
       })
       .where(eq(posts.id, current.id))
       .returning();
-    return updated;
+    await recordActivity(tx, {
+      brandId: current.brandId,
+      actorId: principal.userId,
+      action: "post.updated",
+      subjectType: "post",
+      subjectId: current.id,
+      details: {
+        fields: Object.keys(input),
+        ...(status !== current.status ? { from: current.status, to: status } : {}),
+      },
+    });
+    const kept = new Set(next.mediaPlan.items.map((item) => item.imageKey));
+    const dropped = current.mediaPlan.items
+      .map((item) => item.imageKey)
+      .filter((key): key is string => !!key && !kept.has(key));
+    return { row: updated, dropped };
   });
-  return toPostView(row);
+  // Images no item holds any more are removed once the change is saved.
+  for (const key of new Set(dropped)) {
+    await getMediaStorage()
+      .remove(key)
+      .catch((error) => log.warn("media_image_not_removed", { postId, error }));
+  }
+  return toSignedPostView(row);
 }

@@ -5,6 +5,7 @@ import { ModerationUnavailableError } from "@/lib/ai/moderation";
 import { openTextModel } from "@/lib/ai/text-model";
 import { ApiError } from "@/lib/api/api-error";
 import { log } from "@/lib/log";
+import { aiTelemetry } from "@/lib/telemetry/tracing";
 import { briefPrompt } from "./brief-prompt";
 import { callDraftModel } from "./call-draft-model";
 import { channelRuleIssues, type PostContent, repairDraft } from "./channel-rules";
@@ -66,6 +67,8 @@ async function streamModel({
     maxRetries: 0,
     timeout: choice.timeoutMs,
     abortSignal: signal,
+    // Spans for the model call (timing, token counts), never the prompt or the answer.
+    experimental_telemetry: aiTelemetry(),
     onError: ({ error }) => {
       streamError = error;
     },

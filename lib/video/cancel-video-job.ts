@@ -24,7 +24,7 @@ function alreadyFinished(job: VideoJob) {
  * kills ffmpeg, and a render that finishes anyway is thrown away. Canceling a canceled job answers it again (DELETE is idempotent); a finished one cannot be.
  */
 export async function cancelVideoJob({ principal, jobId }: { principal: Principal; jobId: string }) {
-  const job = await getVideoJobForPrincipal({ principal, jobId });
+  const job = await getVideoJobForPrincipal({ principal, jobId, permission: "video.cancel" });
   if (job.status === "canceled") return job;
   if (job.status !== "queued" && job.status !== "running") throw alreadyFinished(job);
 
@@ -37,7 +37,7 @@ export async function cancelVideoJob({ principal, jobId }: { principal: Principa
     .returning();
   if (!canceled) {
     // It finished (or was canceled) between the read and the update.
-    const current = await getVideoJobForPrincipal({ principal, jobId });
+    const current = await getVideoJobForPrincipal({ principal, jobId, permission: "video.cancel" });
     if (current.status === "canceled") return current;
     throw alreadyFinished(current);
   }

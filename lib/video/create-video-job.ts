@@ -105,7 +105,7 @@ export async function createVideoJob({
   input: GenerateVideoInput;
 }) {
   const now = new Date();
-  const brand = await getBrandForPrincipal({ principal, brandId: input.brandId });
+  const brand = await getBrandForPrincipal({ principal, brandId: input.brandId, permission: "video.create" });
   const source = input.postId
     ? await scriptOfPost({ brandId: brand.id, postId: input.postId })
     : { script: input.script as string, channel: null };

@@ -1,20 +1,26 @@
+import "server-only";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { brandMembers, type VideoJob, videoJobs } from "@/db/schema";
 import { notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
+import { assertCan } from "@/lib/brands/brand-access";
+import type { Permission } from "@/lib/contracts/permissions";
 
-/** A video job of a brand the principal is a member of; anyone else's answers 404, like a missing one. */
+/** A video job of a brand the principal is a member of; anyone else's answers 404, like a missing
+ * one; a member whose role may not do `permission` gets 403 `forbidden`. */
 export async function getVideoJobForPrincipal({
   principal,
   jobId,
+  permission,
 }: {
   principal: Principal;
   jobId: string;
+  permission: Permission;
 }): Promise<VideoJob> {
   const db = await getDb();
   const [row] = await db
-    .select({ job: videoJobs })
+    .select({ job: videoJobs, role: brandMembers.role })
     .from(videoJobs)
     .innerJoin(
       brandMembers,
@@ -22,5 +28,6 @@ export async function getVideoJobForPrincipal({
     )
     .where(eq(videoJobs.id, jobId));
   if (!row) throw notFound("Video job");
+  assertCan(row.role, permission);
   return row.job;
 }

@@ -19,7 +19,7 @@ export async function listVideoJobsForPrincipal({
   const db = await getDb();
   const conditions: (SQL | undefined)[] = [];
   if (query.brandId) {
-    await getBrandForPrincipal({ principal, brandId: query.brandId });
+    await getBrandForPrincipal({ principal, brandId: query.brandId, permission: "video.read" });
     conditions.push(eq(videoJobs.brandId, query.brandId));
   } else {
     const memberOf = db

@@ -1,5 +1,7 @@
 import type { Job, JobWithMetadata } from "pg-boss";
 import { log } from "@/lib/log";
+import { metrics } from "@/lib/telemetry/metrics";
+import { contextFromCarrier, failSpan, inSpan, SpanKind, setSpanAttributes } from "@/lib/telemetry/tracing";
 import { emitVideoEvent } from "@/lib/webhooks/emit-video-event";
 import { UnrenderableError } from "./provider";
 import { getHostedProvider, getVideoProvider } from "./providers";
@@ -13,7 +15,7 @@ import {
   recordVideoProgress,
   removeVideoFiles,
 } from "./video-job-store";
-import type { VideoRenderJobData } from "./video-queue";
+import { VIDEO_RENDER_QUEUE, type VideoRenderJobData } from "./video-queue";
 
 /** How often a running render checks that it still owns the job, even while its progress is quiet. */
 const TICK_MS = 1000;
@@ -74,17 +76,64 @@ function trackProgress(options: {
   };
 }
 
-/** The pg-boss handler for one render attempt. */
-export async function runVideoRenderJob(job: Job<VideoRenderJobData>) {
-  const { videoJobId } = job.data;
+type Outcome = "succeeded" | "failed" | "retried" | "stopped" | "skipped" | "discarded";
+
+/**
+ * The pg-boss handler for one render attempt, in a span that continues the trace of the request that
+ * queued it (the trace context rides in the job's payload), with its outcome counted.
+ */
+export function runVideoRenderJob(job: Job<VideoRenderJobData>) {
   const attempt = job.retryCount + 1;
+  return inSpan(
+    `${VIDEO_RENDER_QUEUE} run`,
+    {
+      kind: SpanKind.CONSUMER,
+      parent: contextFromCarrier(job.data.trace),
+      attributes: {
+        "messaging.system": "pg-boss",
+        "messaging.destination.name": VIDEO_RENDER_QUEUE,
+        "messaging.message.id": job.id,
+        "brand_studio.video_job_id": job.data.videoJobId,
+        "brand_studio.attempt": attempt,
+      },
+    },
+    async (span) => {
+      const started = performance.now();
+      const count = (outcome: Outcome) => {
+        metrics().jobRuns.inc({ queue: VIDEO_RENDER_QUEUE, outcome });
+        setSpanAttributes(span, { "brand_studio.outcome": outcome });
+        if (outcome === "failed" || outcome === "retried") failSpan(span, outcome);
+      };
+      try {
+        const done = await runRenderAttempt(job, attempt);
+        count(done.outcome);
+        if (done.outcome === "succeeded" && done.durationSeconds) {
+          metrics().renderRatio.observe(
+            { provider: done.provider },
+            (performance.now() - started) / 1000 / done.durationSeconds,
+          );
+          setSpanAttributes(span, { "brand_studio.video_seconds": done.durationSeconds });
+        }
+      } catch (error) {
+        count("retried");
+        throw error;
+      }
+    },
+  );
+}
+
+async function runRenderAttempt(
+  job: Job<VideoRenderJobData>,
+  attempt: number,
+): Promise<{ outcome: Outcome; provider?: string; durationSeconds?: number }> {
+  const { videoJobId } = job.data;
   const claimed = await claimVideoJob({ videoJobId, attempt }).catch((error) => {
     log.warn("video_job_attempt_failed", { jobId: videoJobId, attempt, error });
     throw error;
   });
   if (!claimed) {
     log.info("video_job_skipped", { jobId: videoJobId, attempt, reason: "not queued or running" });
-    return;
+    return { outcome: "skipped" };
   }
   const { job: row, brand, post } = claimed;
   log.info("video_job_started", { jobId: videoJobId, attempt, pid: process.pid });
@@ -143,10 +192,15 @@ export async function runVideoRenderJob(job: Job<VideoRenderJobData>) {
     if (await completeVideoJob({ videoJobId, attempt, result })) {
       log.info("video_job_succeeded", { jobId: videoJobId, attempt, pid: process.pid });
       await emitVideoEvent(videoJobId);
-    } else {
-      await removeVideoFiles(videoJobId);
-      log.info("video_job_discarded", { jobId: videoJobId, attempt, reason: "canceled while finishing" });
+      return {
+        outcome: "succeeded",
+        provider: hosted ? hosted.name : provider.name,
+        durationSeconds: result.durationSeconds ?? undefined,
+      };
     }
+    await removeVideoFiles(videoJobId);
+    log.info("video_job_discarded", { jobId: videoJobId, attempt, reason: "canceled while finishing" });
+    return { outcome: "discarded" };
   } catch (error) {
     await progress.stop();
     if (stop.signal.aborted) {
@@ -157,7 +211,7 @@ export async function runVideoRenderJob(job: Job<VideoRenderJobData>) {
         reason: (stop.signal.reason as Error).message,
       });
       if (hosted) await cancelAtProvider(hosted, videoJobId);
-      return;
+      return { outcome: "stopped" };
     }
     if (error instanceof ProviderJobFailed) {
       if (
@@ -171,14 +225,14 @@ export async function runVideoRenderJob(job: Job<VideoRenderJobData>) {
         await emitVideoEvent(videoJobId);
       }
       log.warn("video_job_failed", { jobId: videoJobId, attempt, error });
-      return;
+      return { outcome: "failed" };
     }
     if (error instanceof UnrenderableError) {
       if (await failVideoJob({ videoJobId, code: error.code, message: error.message, retryable: false })) {
         await emitVideoEvent(videoJobId);
       }
       log.warn("video_job_failed", { jobId: videoJobId, attempt, error });
-      return;
+      return { outcome: "failed" };
     }
     log.warn("video_job_attempt_failed", { jobId: videoJobId, attempt, error });
     // pg-boss retries with backoff; after the last attempt the dead-letter handler below ends the job.
@@ -216,6 +270,7 @@ export async function failExhaustedVideoJob(job: JobWithMetadata<VideoRenderJobD
     retryable: true,
   });
   if (failed) {
+    metrics().jobRuns.inc({ queue: VIDEO_RENDER_QUEUE, outcome: "failed" });
     log.warn("video_job_failed", { jobId: job.data.videoJobId, attempts, reason });
     await emitVideoEvent(job.data.videoJobId);
   }

@@ -4,6 +4,11 @@ import { getDb, preparedPerDb } from "@/db/client";
 import { brandMembers, videoJobs } from "@/db/schema";
 import { notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
+import {
+  membershipEventsReady,
+  membershipGeneration,
+  subscribeMembershipChanges,
+} from "@/lib/auth/membership-events";
 import { isTerminalVideoStatus } from "@/lib/contracts/video";
 import type { VideoJobViewRow } from "./video-job-view";
 
@@ -60,13 +65,25 @@ type JobStatus = { row: VideoJobStatusRow; etag: string };
 
 /**
  * Finished jobs as their callers last read them, per process. A finished row never changes (every write to
- * video_jobs requires an active status), jobs are never deleted and memberships never removed, so the answer
- * to (user, job) is final once the job is: polls of it need no query. Bounded: the oldest entry goes first.
+ * video_jobs requires an active status) and jobs are never deleted, so the answer to (user, job) is final
+ * once the job is, until the user's membership changes: lib/auth/membership-events.ts drops the user's
+ * entries at once on every process, and entries are kept only while this process hears those changes.
+ * Bounded: the oldest entry goes first.
  */
 const FINISHED_CACHE_SIZE = 10_000;
 
 function finishedJobs() {
-  globalForStatus.brandStudioFinishedJobs ??= new Map();
+  if (!globalForStatus.brandStudioFinishedJobs) {
+    const cache = new Map<string, JobStatus>();
+    globalForStatus.brandStudioFinishedJobs = cache;
+    subscribeMembershipChanges({
+      forUser: (userId) => {
+        const prefix = `${userId}\u0000`;
+        for (const key of cache.keys()) if (key.startsWith(prefix)) cache.delete(key);
+      },
+      onReset: () => cache.clear(),
+    });
+  }
   return globalForStatus.brandStudioFinishedJobs;
 }
 
@@ -81,9 +98,10 @@ export async function readVideoJobStatus({
   const key = `${principal.userId}\u0000${jobId}`;
   const cached = finishedJobs().get(key);
   if (cached) return cached;
+  const generation = membershipGeneration();
   const row = await getVideoJobStatusRow({ principal, jobId });
   const job = { row, etag: videoJobRowETag(row) };
-  if (isTerminalVideoStatus(row.status)) {
+  if (isTerminalVideoStatus(row.status) && membershipEventsReady() && generation === membershipGeneration()) {
     const cache = finishedJobs();
     if (cache.size >= FINISHED_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
     cache.set(key, job);

@@ -1,13 +1,16 @@
 import { sql } from "drizzle-orm";
 import type { DrizzleTransactionLike, PgBoss, Db as QueueDb } from "pg-boss";
 import type { Tx } from "@/db/client";
+import { metrics } from "@/lib/telemetry/metrics";
+import { currentTraceCarrier, inSpan, SpanKind, type TraceCarrier } from "@/lib/telemetry/tracing";
 
 /** Renders, one pg-boss job per video job. */
 export const VIDEO_RENDER_QUEUE = "video-render";
 /** Where pg-boss moves a render that used up its retries (or whose worker died on the last one). */
 export const VIDEO_RENDER_FAILED_QUEUE = "video-render-failed";
 
-export type VideoRenderJobData = { videoJobId: string };
+/** `trace`: the W3C context of the enqueue (tracing on), so the worker's run continues the POST's trace. */
+export type VideoRenderJobData = { videoJobId: string; trace?: TraceCarrier };
 
 /** Three attempts in all, 2–4 s apart and then longer, before the job ends `failed`. */
 export const RENDER_RETRY_LIMIT = 2;
@@ -83,13 +86,28 @@ export async function enqueueRender({
   videoJobId: string;
   estimatedSeconds: number;
 }) {
-  const data: VideoRenderJobData = { videoJobId };
-  const sent = await boss.send(VIDEO_RENDER_QUEUE, data, {
-    id: queueJobId,
-    // Expiry only bounds a render that hangs while its worker lives on; a dead worker is caught by the
-    // heartbeat long before.
-    expireInSeconds: Math.min(3600, Math.max(300, estimatedSeconds * 10)),
-    db: await inTransaction(tx),
-  });
-  if (!sent) throw new Error("The queue did not accept the render.");
+  await inSpan(
+    `${VIDEO_RENDER_QUEUE} enqueue`,
+    {
+      kind: SpanKind.PRODUCER,
+      attributes: {
+        "messaging.system": "pg-boss",
+        "messaging.destination.name": VIDEO_RENDER_QUEUE,
+        "messaging.message.id": queueJobId,
+        "brand_studio.video_job_id": videoJobId,
+      },
+    },
+    async () => {
+      const data: VideoRenderJobData = { videoJobId, trace: currentTraceCarrier() };
+      const sent = await boss.send(VIDEO_RENDER_QUEUE, data, {
+        id: queueJobId,
+        // Expiry only bounds a render that hangs while its worker lives on; a dead worker is caught by the
+        // heartbeat long before.
+        expireInSeconds: Math.min(3600, Math.max(300, estimatedSeconds * 10)),
+        db: await inTransaction(tx),
+      });
+      if (!sent) throw new Error("The queue did not accept the render.");
+      metrics().enqueued.inc({ queue: VIDEO_RENDER_QUEUE });
+    },
+  );
 }

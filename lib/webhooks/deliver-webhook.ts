@@ -5,6 +5,15 @@ import { getDb } from "@/db/client";
 import { webhookDeliveries, webhookEndpoints } from "@/db/schema";
 import { log } from "@/lib/log";
 import type { QueueWorker } from "@/lib/queue/workers";
+import { metrics } from "@/lib/telemetry/metrics";
+import {
+  contextFromCarrier,
+  failSpan,
+  inSpan,
+  SpanKind,
+  setSpanAttributes,
+  urlForSpan,
+} from "@/lib/telemetry/tracing";
 import { findTargetProblem } from "./ssrf";
 import {
   ensureWebhookQueue,
@@ -44,7 +53,34 @@ async function record(
  * A 2xx answer is success; anything else throws, and pg-boss retries with exponential backoff until the
  * last attempt, which marks the delivery failed.
  */
-export async function deliverWebhook(job: Job<WebhookDeliveryJob>) {
+export function deliverWebhook(job: Job<WebhookDeliveryJob>) {
+  return inSpan(
+    "webhook deliver",
+    {
+      kind: SpanKind.CONSUMER,
+      parent: contextFromCarrier(job.data.trace),
+      attributes: {
+        "messaging.system": "pg-boss",
+        "messaging.destination.name": WEBHOOK_DELIVERY_QUEUE,
+        "brand_studio.delivery_id": job.data.deliveryId,
+        "brand_studio.attempt": job.retryCount + 1,
+      },
+    },
+    (span) =>
+      attemptDelivery(job, (outcome, attributes = {}) => {
+        metrics().webhookDeliveries.inc({ outcome });
+        setSpanAttributes(span, { "brand_studio.outcome": outcome, ...attributes });
+        if (outcome !== "delivered") failSpan(span, outcome);
+      }),
+  );
+}
+
+type DeliveryOutcome = "delivered" | "retrying" | "failed" | "refused";
+
+async function attemptDelivery(
+  job: Job<WebhookDeliveryJob>,
+  count: (outcome: DeliveryOutcome, attributes?: Record<string, string | number>) => void,
+) {
   const { deliveryId } = job.data;
   const db = await getDb();
   const [row] = await db
@@ -60,6 +96,7 @@ export async function deliverWebhook(job: Job<WebhookDeliveryJob>) {
   const problem = await findTargetProblem(endpoint.url);
   if (problem) {
     await record(deliveryId, { status: "failed", responseStatus: null, lastError: problem });
+    count("refused");
     log.warn("webhook_delivery_refused", { deliveryId, reason: problem });
     return;
   }
@@ -68,6 +105,7 @@ export async function deliverWebhook(job: Job<WebhookDeliveryJob>) {
   const signature = new Webhook(endpoint.secret).sign(delivery.id, timestamp, body);
   let status: number | null = null;
   let error: string | null = null;
+  const target = { "server.address": new URL(endpoint.url).host, "url.full": urlForSpan(endpoint.url) };
   try {
     const response = await fetch(endpoint.url, {
       method: "POST",
@@ -93,10 +131,16 @@ export async function deliverWebhook(job: Job<WebhookDeliveryJob>) {
   }
   if (!error) {
     await record(deliveryId, { status: "succeeded", responseStatus: status, lastError: null });
+    count("delivered", {
+      ...target,
+      "http.response.status_code": status ?? 0,
+      "brand_studio.event": delivery.eventType,
+    });
     log.info("webhook_delivered", { deliveryId, endpointId: endpoint.id, type: delivery.eventType });
     return;
   }
   await record(deliveryId, { status: last ? "failed" : "pending", responseStatus: status, lastError: error });
+  count(last ? "failed" : "retrying", { ...target, "http.response.status_code": status ?? 0 });
   log.warn("webhook_delivery_failed", { deliveryId, attempt: job.retryCount + 1, status, final: last });
   if (!last) throw new DeliveryFailed(error);
 }

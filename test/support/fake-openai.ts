@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import sharp from "sharp";
 
 /** How the fake answers POST /v1/chat/completions. */
 export type ChatBehaviour =
@@ -87,6 +88,10 @@ export async function startFakeOpenAI() {
     flagCategories: ["violence"],
     moderationStatus: 200,
     usage: { prompt_tokens: 321, completion_tokens: 123 },
+    /** /images/generations: the colour of the PNG it draws, or an HTTP status to fail with. */
+    image: { kind: "png", color: "#12AB34" } as
+      | { kind: "png"; color: string }
+      | { kind: "status"; status: number },
   };
 
   const server = http.createServer((req, res) => {
@@ -126,6 +131,30 @@ export async function startFakeOpenAI() {
             };
           }),
         });
+      }
+
+      if (path.endsWith("/images/generations")) {
+        // OpenAI's documented answer: { created, data: [{ b64_json }] }, a PNG of the requested size.
+        const behaviour = state.image;
+        if (behaviour.kind === "status")
+          return json(behaviour.status, {
+            error: { message: "The fake image model is down.", type: "server_error" },
+          });
+        if (typeof body?.prompt !== "string" || !body.prompt)
+          return json(400, { error: { message: "No prompt." } });
+        const [width, height] = String(body.size ?? "1024x1024")
+          .split("x")
+          .map(Number);
+        sharp({ create: { width, height, channels: 3, background: behaviour.color } })
+          .png()
+          .toBuffer()
+          .then((png) =>
+            json(200, {
+              created: Math.floor(Date.now() / 1000),
+              data: [{ b64_json: png.toString("base64") }],
+            }),
+          );
+        return;
       }
 
       if (path.endsWith("/audio/speech")) {
@@ -170,12 +199,14 @@ export async function startFakeOpenAI() {
     requests,
     chatRequests: () => requests.filter((request) => request.path.endsWith("/chat/completions")),
     speechRequests: () => requests.filter((request) => request.path.endsWith("/audio/speech")),
+    imageRequests: () => requests.filter((request) => request.path.endsWith("/images/generations")),
     moderationRequests: () => requests.filter((request) => request.path.endsWith("/moderations")),
     reset() {
       requests.length = 0;
       state.chat = { kind: "draft" };
       state.flag = null;
       state.moderationStatus = 200;
+      state.image = { kind: "png", color: "#12AB34" };
     },
     close: async () => {
       for (const res of hanging) res.destroy();

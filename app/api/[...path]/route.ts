@@ -2,9 +2,12 @@ import { ApiError } from "@/lib/api/api-error";
 import { withApi } from "@/lib/api/handler";
 
 // Any /api path no route claims answers in the error envelope rather than Next's HTML 404 page.
-const unknownPath = withApi(async (req) => {
-  throw new ApiError("not_found", `No operation at ${req.method} ${req.nextUrl.pathname}.`);
-});
+const unknownPath = withApi(
+  async (req) => {
+    throw new ApiError("not_found", `No operation at ${req.method} ${req.nextUrl.pathname}.`);
+  },
+  { operation: "unknown-path" },
+);
 
 export {
   unknownPath as DELETE,

@@ -13,7 +13,7 @@ export const GET = withApi(
   withAuth(async (_req, { principal }) => {
     const brands = await listBrands({ principal });
     return Response.json(
-      { items: await Promise.all(brands.map(toBrandResponse)) },
+      { items: await Promise.all(brands.map(({ brand, role }) => toBrandResponse(brand, role))) },
       { headers: { "Cache-Control": "no-store" } },
     );
   }),
@@ -24,7 +24,7 @@ export const POST = withApi(
   withAuth(async (req, { principal }) => {
     const input = await readJson(req, contract.createBrandBody);
     const brand = await createBrand({ principal, input });
-    return Response.json(await toBrandResponse(brand), {
+    return Response.json(await toBrandResponse(brand, "owner"), {
       status: 201,
       headers: { Location: operationUrl(contract.getBrand.path, { brandId: brand.id }) },
     });

@@ -5,6 +5,7 @@ import { buffer as readAll } from "node:stream/consumers";
 import sharp from "sharp";
 import { brandFontFile } from "@/lib/media/brand-fonts";
 import { getMediaStorage } from "@/lib/media/storage";
+import { inSpan } from "@/lib/telemetry/tracing";
 import { type RenderRequest, UnrenderableError, videoMediaPrefix } from "../provider";
 import { type BackgroundScene, type Pan, videoGraph } from "./branded-graph";
 import { type CaptionCue, captionLayout, captionPhrases, toWebVtt } from "./caption-layout";
@@ -75,13 +76,30 @@ async function speakPhrases(options: {
   };
 }
 
-async function fitLogo(bytes: Buffer, file: string, maxWidth: number, maxHeight: number) {
+/** The logo fitted inside a box, as the PNG the graph overlays (the preview frame uses it too). */
+export async function fitLogo(bytes: Buffer, file: string, maxWidth: number, maxHeight: number) {
   const { data, info } = await sharp(bytes)
     .resize(maxWidth, maxHeight, { fit: "inside" })
     .png()
     .toBuffer({ resolveWithObject: true });
   await fs.promises.writeFile(file, data);
   return { width: info.width, height: info.height };
+}
+
+/** The corner logo's height and the end card's, from the frame's short side. */
+export const logoSizes = (width: number, height: number) => ({
+  logoSize: Math.round(Math.min(width, height) * 0.1),
+  endLogoSize: Math.round(Math.min(width, height) * 0.28),
+});
+
+/** The media plan's overlay text (and the call to action): a little larger than captions. */
+export function overlayLayout(layout: { fontSize: number; lineChars: number }) {
+  const overlayFont = Math.round(layout.fontSize * 1.1);
+  return {
+    overlayFont,
+    overlayPadding: Math.round(overlayFont * 0.3),
+    overlayChars: Math.floor((layout.lineChars * layout.fontSize) / overlayFont),
+  };
 }
 
 /**
@@ -113,20 +131,24 @@ export async function renderBranded(
   const file = (name: string) => path.join(dir, name);
 
   // Speech, images and the logo are independent; they run together.
-  const speaking = (async () => {
-    const engines = speechEngines({
-      language: request.brand.language,
-      wordsPerMinute: pace.wordsPerMinute,
-      voice: request.brand.ttsVoice ?? null,
-    });
-    return speakPhrases({
-      phrases,
-      engines,
-      dir,
-      signal,
-      onSpoken: (count) => onProgress((count / phrases.length) * 10),
-    });
-  })();
+  const speaking = inSpan(
+    "render speech",
+    { attributes: { "brand_studio.phrases": phrases.length } },
+    async () => {
+      const engines = speechEngines({
+        language: request.brand.language,
+        wordsPerMinute: pace.wordsPerMinute,
+        voice: request.brand.ttsVoice ?? null,
+      });
+      return speakPhrases({
+        phrases,
+        engines,
+        dir,
+        signal,
+        onSpoken: (count) => onProgress((count / phrases.length) * 10),
+      });
+    },
+  );
   const sources = request.visuals?.images ?? [];
   const imaging = prepareSceneImages({
     sources,
@@ -135,8 +157,7 @@ export async function renderBranded(
     fileFor: (index) => file(`image-${index}.jpg`),
     signal,
   });
-  const logoSize = Math.round(Math.min(width, height) * 0.1);
-  const endLogoSize = Math.round(Math.min(width, height) * 0.28);
+  const { logoSize, endLogoSize } = logoSizes(width, height);
   const readLogos = async () => {
     if (!request.brand.logoKey) return { logo: null, endLogo: null };
     const bytes = await storage
@@ -173,13 +194,16 @@ export async function renderBranded(
     );
   // Without images, a few gradients take turns (held still; the timeline decides how many scenes).
   const gradientAngles = sources.length ? [] : [60, 130, 200];
-  const preparing = Promise.all([
-    imaging,
-    readLogos(),
-    readMusic(),
-    gradient("end.jpg", 120),
-    Promise.all(gradientAngles.map((angle, index) => gradient(`gradient-${index}.jpg`, angle))),
-  ]);
+  // "scenes": the pictures, logo, music and gradients, then the timeline and the filter graph.
+  const preparing = inSpan("render scenes", { attributes: { "brand_studio.images": sources.length } }, () =>
+    Promise.all([
+      imaging,
+      readLogos(),
+      readMusic(),
+      gradient("end.jpg", 120),
+      Promise.all(gradientAngles.map((angle, index) => gradient(`gradient-${index}.jpg`, angle))),
+    ]),
+  );
 
   // Every input's file is named now, so ffmpeg starts at once, while the voice is spoken and the pictures
   // drawn; it reads its filter graph from fd 3, a global option, before it opens any input, and the graph
@@ -245,9 +269,7 @@ export async function renderBranded(
 
     const storyFrames = Math.round(endStart * FPS);
     const sceneCount = images.length || Math.max(1, Math.round(endStart / GRADIENT_SCENE_SECONDS));
-    const overlayFont = Math.round(layout.fontSize * 1.1);
-    const overlayPadding = Math.round(overlayFont * 0.3);
-    const overlayChars = Math.floor((layout.lineChars * layout.fontSize) / overlayFont);
+    const { overlayFont, overlayPadding, overlayChars } = overlayLayout(layout);
     const backgrounds: BackgroundScene[] = Array.from({ length: sceneCount }, (_, index) => {
       const picture = pictures[index % pictures.length];
       const from = Math.round((storyFrames * index) / sceneCount);
@@ -311,30 +333,34 @@ export async function renderBranded(
 
   const videoFile = file("video.mp4");
   const posterFile = file("poster.jpg");
-  const encoding = runProcess(
-    ffmpeg,
-    [
-      ...QUIET_OVERWRITE,
-      ...inputs,
-      "-filter_complex_script",
-      "pipe:3",
-      ...videoAndPosterOutputs({ audio: "[audio]", videoFile, posterFile }),
-    ],
-    {
-      signal,
-      pipe3: planned.then(({ graph }) => graph),
-      onStdoutLine: onRenderProgress(total, onProgress),
-    },
+  const encoding = inSpan("render encode", { attributes: { "brand_studio.aspect_ratio": aspectRatio } }, () =>
+    runProcess(
+      ffmpeg,
+      [
+        ...QUIET_OVERWRITE,
+        ...inputs,
+        "-filter_complex_script",
+        "pipe:3",
+        ...videoAndPosterOutputs({ audio: "[audio]", videoFile, posterFile }),
+      ],
+      {
+        signal,
+        pipe3: planned.then(({ graph }) => graph),
+        onStdoutLine: onRenderProgress(total, onProgress),
+      },
+    ),
   );
   const [{ cues, spoken, speeches, engine: speechEngine, logo }] = await Promise.all([planned, encoding]);
   onProgress(95);
 
   const prefix = videoMediaPrefix(request.jobId);
   const captionsKey = `${prefix}/captions.vtt`;
-  await storage.put(`${prefix}/video.mp4`, videoFile);
-  await storage.put(`${prefix}/poster.jpg`, posterFile);
-  await fs.promises.writeFile(file("captions.vtt"), toWebVtt(cues));
-  await storage.put(captionsKey, file("captions.vtt"));
+  await inSpan("render upload", { attributes: { "brand_studio.files": 3 } }, async () => {
+    await storage.put(`${prefix}/video.mp4`, videoFile);
+    await storage.put(`${prefix}/poster.jpg`, posterFile);
+    await fs.promises.writeFile(file("captions.vtt"), toWebVtt(cues));
+    await storage.put(captionsKey, file("captions.vtt"));
+  });
   onProgress(99);
   const scenes: BrandedScene[] = cues.map((cue, index) => ({
     text: cue.text,

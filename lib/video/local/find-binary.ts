@@ -73,3 +73,13 @@ export function findEspeakWasm(): EspeakProgram | null {
     ? { command: process.execPath, prefix: [script] }
     : null;
 }
+
+/** ffprobe: beside FFMPEG_PATH when that is set, else on PATH; null when there is none. */
+export async function findFfprobe(): Promise<string | null> {
+  const configured = getEnv().FFMPEG_PATH;
+  if (configured) {
+    const sibling = path.join(path.dirname(configured), "ffprobe");
+    if (isExecutable(sibling)) return sibling;
+  }
+  return findOnPath("ffprobe");
+}

@@ -4,6 +4,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { log } from "@/lib/log";
 import { getMediaStorage } from "@/lib/media/storage";
+import { inSpan } from "@/lib/telemetry/tracing";
 import {
   type ProviderHealth,
   type RenderRequest,
@@ -170,16 +171,11 @@ async function render(
     // it opens its inputs, so voice.wav is written by the time it is opened.
     let total = 0;
     const planned = (async () => {
-      const plan = await planScenes({
-        request,
-        texts,
-        lines: text.lines,
-        dir,
-        pace,
-        espeak,
-        signal,
-        onProgress,
-      });
+      const plan = await inSpan(
+        "render speech",
+        { attributes: { "brand_studio.scenes": texts.length } },
+        () => planScenes({ request, texts, lines: text.lines, dir, pace, espeak, signal, onProgress }),
+      );
       total = plan.total;
       const { scenes } = plan;
       const firstSpeech = scenes.find((scene) => scene.speech)?.speech;
@@ -190,17 +186,19 @@ async function render(
         );
         await fs.promises.writeFile(voiceFile, track);
       }
-      const stills = await planStills({
-        dir,
-        brandName: request.brand.name,
-        layout,
-        text,
-        textColor: textColorOn(primary),
-        accentColor: hexColor(request.brand.secondaryColor, "0xF59E0B"),
-        avatarFile,
-        frames: scenes.map((scene) => frameAt(scene.start + scene.seconds) - frameAt(scene.start)),
-        fps: FPS,
-      });
+      const stills = await inSpan("render scenes", {}, () =>
+        planStills({
+          dir,
+          brandName: request.brand.name,
+          layout,
+          text,
+          textColor: textColorOn(primary),
+          accentColor: hexColor(request.brand.secondaryColor, "0xF59E0B"),
+          avatarFile,
+          frames: scenes.map((scene) => frameAt(scene.start + scene.seconds) - frameAt(scene.start)),
+          fps: FPS,
+        }),
+      );
       // Without a voice, silence as long as the scenes (the voice's track is that long already).
       const graph = espeak
         ? stills
@@ -209,33 +207,37 @@ async function render(
     })();
 
     const inputs = stillInputs({ layout, background: hexColor(primary, "0x1F2937"), avatarFile, fps: FPS });
-    const encoding = runProcess(
-      ffmpeg,
-      [
-        ...QUIET_OVERWRITE,
-        ...inputs,
-        ...(espeak ? ["-i", voiceFile] : []),
-        "-filter_complex_script",
-        "pipe:3",
-        ...videoAndPosterOutputs({
-          audio: espeak ? `${inputs.filter((arg) => arg === "-i").length}:a` : "[audio]",
-          videoFile,
-          posterFile,
-        }),
-      ],
-      {
-        signal,
-        pipe3: planned.then(({ graph }) => graph),
-        onStdoutLine: onRenderProgress(total, onProgress),
-      },
+    const encoding = inSpan("render encode", {}, () =>
+      runProcess(
+        ffmpeg,
+        [
+          ...QUIET_OVERWRITE,
+          ...inputs,
+          ...(espeak ? ["-i", voiceFile] : []),
+          "-filter_complex_script",
+          "pipe:3",
+          ...videoAndPosterOutputs({
+            audio: espeak ? `${inputs.filter((arg) => arg === "-i").length}:a` : "[audio]",
+            videoFile,
+            posterFile,
+          }),
+        ],
+        {
+          signal,
+          pipe3: planned.then(({ graph }) => graph),
+          onStdoutLine: onRenderProgress(total, onProgress),
+        },
+      ),
     );
     const [{ scenes }] = await Promise.all([planned, encoding]);
     onProgress(95);
 
     const videoKey = `${videoMediaPrefix(request.jobId)}/video.mp4`;
     const posterKey = `${videoMediaPrefix(request.jobId)}/poster.jpg`;
-    await storage.put(videoKey, videoFile);
-    await storage.put(posterKey, posterFile);
+    await inSpan("render upload", { attributes: { "brand_studio.files": 2 } }, async () => {
+      await storage.put(videoKey, videoFile);
+      await storage.put(posterKey, posterFile);
+    });
     onProgress(99);
     return { videoKey, posterKey, durationSeconds: total, scenes };
   } finally {

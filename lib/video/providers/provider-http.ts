@@ -1,4 +1,6 @@
 import { getEnv } from "@/lib/config";
+import { metrics } from "@/lib/telemetry/metrics";
+import { failSpan, inSpan, SpanKind, setSpanAttributes, urlForSpan } from "@/lib/telemetry/tracing";
 import { recordProviderFailure, recordProviderSuccess } from "./circuit";
 
 /**
@@ -57,11 +59,53 @@ function describeBody(text: string): string {
  * One request to a hosted provider, with a timeout. Every 5xx answer, timeout or network failure counts
  * against the provider's circuit breaker; any other answer shows the provider is up and closes it.
  */
-export async function providerFetch(
-  provider: string,
-  url: string,
-  init: RequestInit = {},
-): Promise<Response> {
+export function providerFetch(provider: string, url: string, init: RequestInit = {}): Promise<Response> {
+  const method = init.method ?? "GET";
+  return inSpan(
+    `${provider} ${method}`,
+    {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        "brand_studio.provider": provider,
+        "http.request.method": method,
+        "url.full": urlForSpan(url),
+      },
+    },
+    async (span) => {
+      try {
+        const response = await requestProvider(provider, url, init);
+        const outcome = "ok";
+        metrics().providerCalls.inc({ provider, outcome });
+        setSpanAttributes(span, {
+          "http.response.status_code": response.status,
+          "brand_studio.outcome": outcome,
+        });
+        return response;
+      } catch (error) {
+        const status = error instanceof ProviderError ? error.status : undefined;
+        const outcome =
+          status === undefined
+            ? error instanceof ProviderError && /in time/.test(error.message)
+              ? "timeout"
+              : "unreachable"
+            : status >= 500
+              ? "server_error"
+              : status === 429
+                ? "rate_limited"
+                : "client_error";
+        metrics().providerCalls.inc({ provider, outcome });
+        setSpanAttributes(span, {
+          "brand_studio.outcome": outcome,
+          ...(status ? { "http.response.status_code": status } : {}),
+        });
+        failSpan(span, outcome);
+        throw error;
+      }
+    },
+  );
+}
+
+async function requestProvider(provider: string, url: string, init: RequestInit): Promise<Response> {
   let response: Response;
   try {
     response = await fetch(url, { ...init, signal: AbortSignal.timeout(getEnv().PROVIDER_TIMEOUT_MS) });

@@ -11,8 +11,10 @@ export const dynamic = "force-dynamic";
 export const GET = withApi(
   withAuth(async (_req, { principal, params }) => {
     const { brandId } = readParams(params, contract.brandParams);
-    const brand = await getBrandForPrincipal({ principal, brandId });
-    return Response.json(await toBrandResponse(brand), { headers: { "Cache-Control": "no-store" } });
+    const brand = await getBrandForPrincipal({ principal, brandId, permission: "brand.read" });
+    return Response.json(await toBrandResponse(brand, brand.role), {
+      headers: { "Cache-Control": "no-store" },
+    });
   }),
   { docId: contract.getBrand.id },
 );
@@ -21,8 +23,8 @@ export const PATCH = withApi(
   withAuth(async (req, { principal, params }) => {
     const { brandId } = readParams(params, contract.brandParams);
     const input = await readJson(req, contract.updateBrandBody);
-    const brand = await updateBrand({ principal, brandId, input });
-    return Response.json(await toBrandResponse(brand));
+    const { brand, role } = await updateBrand({ principal, brandId, input });
+    return Response.json(await toBrandResponse(brand, role));
   }),
   { docId: contract.updateBrand.id },
 );

@@ -3,7 +3,7 @@ import { readJson, readParams } from "@/lib/api/read-request";
 import { withAuth } from "@/lib/api/with-auth";
 import { getPost, postParams, updatePost, updatePostBody } from "@/lib/contracts/posts";
 import { getPostForPrincipal } from "@/lib/posts/get-post";
-import { toPostView } from "@/lib/posts/post-view";
+import { toSignedPostView } from "@/lib/posts/post-view";
 import { updatePostContent } from "@/lib/posts/update-post-content";
 
 export const dynamic = "force-dynamic";
@@ -11,8 +11,8 @@ export const dynamic = "force-dynamic";
 export const GET = withApi(
   withAuth(async (_req, { principal, params }) => {
     const { postId } = readParams(params, postParams);
-    const post = await getPostForPrincipal({ principal, postId });
-    return Response.json(toPostView(post), { headers: { "Cache-Control": "no-store" } });
+    const post = await getPostForPrincipal({ principal, postId, permission: "post.read" });
+    return Response.json(await toSignedPostView(post), { headers: { "Cache-Control": "no-store" } });
   }),
   { docId: getPost.id },
 );

@@ -14,8 +14,8 @@ export const POST = withApi(
   withAuth(async (req, { principal, params }) => {
     const { brandId } = readParams(params, contract.brandParams);
     const file = await readAvatarFile(req);
-    const brand = await uploadAvatar({ principal, brandId, file });
-    return Response.json(await toBrandResponse(brand), {
+    const { brand, role } = await uploadAvatar({ principal, brandId, file });
+    return Response.json(await toBrandResponse(brand, role), {
       status: 202,
       headers: {
         Location: operationUrl(contract.getBrand.path, { brandId }),

@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 export const GET = withApi(
   withAuth(async (_req, { principal, params }) => {
     const { brandId } = readParams(params, contract.brandParams);
-    const brand = await getBrandForPrincipal({ principal, brandId });
+    const brand = await getBrandForPrincipal({ principal, brandId, permission: "brand.read" });
     return Response.json(toBrandContext(brand), { headers: { "Cache-Control": "no-store" } });
   }),
   { docId: contract.brandContext.id },

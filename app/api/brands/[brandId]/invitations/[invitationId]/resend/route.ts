@@ -1,0 +1,17 @@
+import { withApi } from "@/lib/api/handler";
+import { readParams } from "@/lib/api/read-request";
+import { withAuth } from "@/lib/api/with-auth";
+import { resendInvitation } from "@/lib/brands/invitations";
+import { invitationParams, resendInvitation as operation } from "@/lib/contracts/teams";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withApi(
+  withAuth(async (req, { principal, params }) => {
+    const { brandId, invitationId } = readParams(params, invitationParams);
+    const origin = new URL(req.url).origin;
+    const invitation = await resendInvitation({ principal, brandId, invitationId, origin });
+    return Response.json(invitation, { headers: { "Cache-Control": "no-store" } });
+  }),
+  { docId: operation.id },
+);

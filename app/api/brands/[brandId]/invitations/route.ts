@@ -1,0 +1,33 @@
+import { withApi } from "@/lib/api/handler";
+import { readJson, readParams } from "@/lib/api/read-request";
+import { withAuth } from "@/lib/api/with-auth";
+import { createInvitation, listInvitations } from "@/lib/brands/invitations";
+import { brandParams } from "@/lib/contracts/brands";
+import {
+  createInvitationBody,
+  createInvitation as createOperation,
+  listInvitations as listOperation,
+} from "@/lib/contracts/teams";
+
+export const dynamic = "force-dynamic";
+
+export const GET = withApi(
+  withAuth(async (_req, { principal, params }) => {
+    const { brandId } = readParams(params, brandParams);
+    return Response.json(await listInvitations({ principal, brandId }), {
+      headers: { "Cache-Control": "no-store" },
+    });
+  }),
+  { docId: listOperation.id },
+);
+
+export const POST = withApi(
+  withAuth(async (req, { principal, params }) => {
+    const { brandId } = readParams(params, brandParams);
+    const { email, role } = await readJson(req, createInvitationBody);
+    const origin = new URL(req.url).origin;
+    const invitation = await createInvitation({ principal, brandId, email, role, origin });
+    return Response.json(invitation, { status: 201, headers: { "Cache-Control": "no-store" } });
+  }),
+  { docId: createOperation.id },
+);

@@ -1,0 +1,27 @@
+import { withApi } from "@/lib/api/handler";
+import { readParams } from "@/lib/api/read-request";
+import { withAuth } from "@/lib/api/with-auth";
+import { cancelPublication, getPublication, publicationParams } from "@/lib/contracts/publishing";
+import { cancelPublication as cancel, getPublication as get } from "@/lib/publishing/publications";
+
+export const dynamic = "force-dynamic";
+
+export const GET = withApi(
+  withAuth(async (_req, { principal, params }) => {
+    const { publicationId } = readParams(params, publicationParams);
+    return Response.json(await get({ principal, publicationId }), {
+      headers: { "Cache-Control": "no-store" },
+    });
+  }),
+  { docId: getPublication.id },
+);
+
+export const DELETE = withApi(
+  withAuth(async (_req, { principal, params }) => {
+    const { publicationId } = readParams(params, publicationParams);
+    return Response.json(await cancel({ principal, publicationId }), {
+      headers: { "Cache-Control": "no-store" },
+    });
+  }),
+  { docId: cancelPublication.id },
+);

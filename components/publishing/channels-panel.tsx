@@ -1,0 +1,140 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { Button, Card, ErrorNotice, Field, TextInput } from "@/components/ui/primitives";
+import { ApiClientError, callApi } from "@/lib/client/api-client";
+import { connectChannel, disconnectChannel, listChannels } from "@/lib/client/operations";
+
+export const channelsQueryKey = (brandId: string) => ["channels", brandId] as const;
+
+export function useChannels(brandId: string | null) {
+  return useQuery({
+    queryKey: channelsQueryKey(brandId ?? ""),
+    enabled: Boolean(brandId),
+    queryFn: async ({ signal }) =>
+      (await callApi(listChannels, { query: { brandId: brandId as string }, signal })).data.items,
+  });
+}
+
+/** Brand settings: the brand's connected channels, connect (or reconnect) a Telegram channel, disconnect. */
+export function ChannelsPanel({ brandId }: { brandId: string }) {
+  const queryClient = useQueryClient();
+  const channels = useChannels(brandId);
+  const [botToken, setBotToken] = useState("");
+  const [chatId, setChatId] = useState("");
+  const connect = useMutation({
+    mutationFn: async () =>
+      (await callApi(connectChannel, { body: { brandId, channel: "telegram", botToken, chatId } })).data,
+    onSuccess: () => {
+      setBotToken("");
+      void queryClient.invalidateQueries({ queryKey: channelsQueryKey(brandId) });
+    },
+  });
+  const disconnect = useMutation({
+    mutationFn: async (channelId: string) => callApi(disconnectChannel, { params: { channelId } }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: channelsQueryKey(brandId) }),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    connect.mutate();
+  };
+  const error = connect.error instanceof ApiClientError ? connect.error : null;
+  const check = (error?.details as { check?: string } | undefined)?.check;
+
+  return (
+    <section data-testid="channels-panel" aria-label="Channels">
+      <Card className="space-y-4">
+        <div>
+          <h2 className="font-semibold">Channels</h2>
+          <p className="text-sm text-slate-600">
+            Where this brand's posts are published. Owners connect them.
+          </p>
+        </div>
+        {channels.isPending && <div className="h-16 animate-pulse rounded-lg bg-slate-100" />}
+        {channels.error && (
+          <ErrorNotice message={channels.error.message} onRetry={() => channels.refetch()} />
+        )}
+        {channels.data && channels.data.length === 0 && (
+          <p className="rounded-lg border border-dashed border-slate-300 p-4 text-center text-sm text-slate-600">
+            No channel connected yet.
+          </p>
+        )}
+        {channels.data && channels.data.length > 0 && (
+          <ul className="divide-y divide-slate-100" aria-label="Connected channels">
+            {channels.data.map((channel) => (
+              <li key={channel.channelId} className="flex flex-wrap items-start justify-between gap-2 py-2">
+                <div className="min-w-0">
+                  <p className="font-medium text-slate-800">
+                    {channel.accountName}{" "}
+                    <span className="text-sm font-normal text-slate-500">
+                      Telegram{channel.accountHandle ? ` · ${channel.accountHandle}` : ""}
+                    </span>
+                  </p>
+                  {channel.status === "needs_reconnect" ? (
+                    <p className="text-sm text-red-700">
+                      Needs reconnecting: {channel.statusMessage} Connect it again below with a new token.
+                    </p>
+                  ) : (
+                    channel.statusMessage && <p className="text-xs text-slate-500">{channel.statusMessage}</p>
+                  )}
+                </div>
+                <Button
+                  variant="danger"
+                  className="px-3 py-1"
+                  disabled={disconnect.isPending}
+                  onClick={() => {
+                    if (
+                      window.confirm(`Disconnect ${channel.accountName}? Its scheduled posts are canceled.`)
+                    )
+                      disconnect.mutate(channel.channelId);
+                  }}
+                >
+                  Disconnect
+                </Button>
+              </li>
+            ))}
+          </ul>
+        )}
+        <form
+          onSubmit={submit}
+          className="space-y-3 border-t border-slate-100 pt-4"
+          aria-label="Connect Telegram"
+        >
+          <h3 className="text-sm font-semibold text-slate-700">Connect a Telegram channel</h3>
+          <Field
+            label="Bot token"
+            hint="From @BotFather. Add the bot to the channel as an administrator that may post."
+            error={check === "token" ? error?.message : undefined}
+          >
+            <TextInput
+              type="password"
+              autoComplete="off"
+              value={botToken}
+              onChange={(event) => setBotToken(event.target.value)}
+              required
+            />
+          </Field>
+          <Field
+            label="Channel @username or id"
+            hint="A private channel's numeric id starts with -100."
+            error={check === "chat" || check === "admin" ? error?.message : undefined}
+          >
+            <TextInput value={chatId} onChange={(event) => setChatId(event.target.value)} required />
+          </Field>
+          {error && !["token", "chat", "admin"].includes(check ?? "") && (
+            <ErrorNotice message={error.message} />
+          )}
+          {connect.isSuccess && (
+            <p role="status" className="text-sm text-emerald-700">
+              Connected {connect.data.accountName}.
+            </p>
+          )}
+          <Button type="submit" disabled={connect.isPending}>
+            {connect.isPending ? "Checking with Telegram…" : "Connect Telegram"}
+          </Button>
+        </form>
+      </Card>
+    </section>
+  );
+}

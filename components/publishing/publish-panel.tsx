@@ -1,0 +1,200 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useState } from "react";
+import { Button, Card, ErrorNotice, Field, TextInput } from "@/components/ui/primitives";
+import { callApi } from "@/lib/client/api-client";
+import { createPublication, getPublication, listPublications } from "@/lib/client/operations";
+import type { PublicationView } from "@/lib/contracts/publishing";
+import { useChannels } from "./channels-panel";
+
+const FINAL = new Set(["published", "failed", "canceled"]);
+
+export const STATUS_STYLES: Record<PublicationView["status"], string> = {
+  scheduled: "bg-sky-50 text-sky-800 ring-sky-200",
+  publishing: "bg-amber-50 text-amber-900 ring-amber-200",
+  published: "bg-emerald-50 text-emerald-800 ring-emerald-200",
+  failed: "bg-red-50 text-red-800 ring-red-200",
+  canceled: "bg-slate-100 text-slate-700 ring-slate-200",
+};
+
+export function PublicationStatus({ publication }: { publication: PublicationView }) {
+  return (
+    <span
+      data-testid="publication-status"
+      data-status={publication.status}
+      className={`rounded-full px-2 py-0.5 text-xs font-medium ring-1 ${STATUS_STYLES[publication.status]}`}
+    >
+      {publication.status}
+    </span>
+  );
+}
+
+function PublicationRow({ publicationId }: { publicationId: string }) {
+  const publication = useQuery({
+    queryKey: ["publications", "detail", publicationId],
+    queryFn: async ({ signal }) =>
+      (await callApi(getPublication, { params: { publicationId }, signal })).data,
+    refetchInterval: (query) => (query.state.data && FINAL.has(query.state.data.status) ? false : 1500),
+  });
+  if (!publication.data) return <li className="h-6 animate-pulse rounded bg-slate-100" />;
+  const p = publication.data;
+  return (
+    <li className="space-y-1 text-sm" data-testid="publication-row">
+      <div className="flex flex-wrap items-center gap-2">
+        <PublicationStatus publication={p} />
+        <span className="text-slate-600">{new Date(p.publishAt).toLocaleString()}</span>
+        {p.permalink && (
+          <a
+            href={p.permalink}
+            target="_blank"
+            rel="noreferrer"
+            className="font-medium text-brand-700 underline"
+          >
+            View post
+          </a>
+        )}
+      </div>
+      {p.error && <p className="text-red-700">{p.error.message}</p>}
+    </li>
+  );
+}
+
+/** The studio's Publish panel: a connected channel, now or at a time; the post's publications below. */
+export function PublishPanel({
+  postId,
+  brandId,
+  dirty,
+}: {
+  postId: string;
+  brandId: string;
+  dirty: boolean;
+}) {
+  const queryClient = useQueryClient();
+  const channels = useChannels(brandId);
+  const [channelId, setChannelId] = useState("");
+  const [when, setWhen] = useState<"now" | "later">("now");
+  const [at, setAt] = useState("");
+  const history = useQuery({
+    queryKey: ["publications", "post", postId],
+    queryFn: async ({ signal }) =>
+      (
+        await callApi(listPublications, {
+          query: {
+            brandId,
+            postId,
+            from: new Date(Date.now() - 31 * 86_400_000).toISOString(),
+            to: new Date(Date.now() + 31 * 86_400_000).toISOString(),
+          },
+          signal,
+        })
+      ).data.items,
+  });
+  const publish = useMutation({
+    mutationFn: async () => {
+      const chosen = channelId || channels.data?.[0]?.channelId || "";
+      const publishAt = when === "later" && at ? new Date(at).toISOString() : undefined;
+      return (
+        await callApi(createPublication, { params: { postId }, body: { channelId: chosen, publishAt } })
+      ).data;
+    },
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ["publications"] });
+      void queryClient.invalidateQueries({ queryKey: ["posts"] });
+    },
+  });
+  const active = channels.data?.filter((channel) => channel.status === "active") ?? [];
+  const selected = channelId || active[0]?.channelId || "";
+  const selectedName = active.find((channel) => channel.channelId === selected)?.accountName;
+
+  return (
+    <section aria-labelledby="publish-title" data-testid="publish-panel">
+      <Card className="space-y-3 p-4">
+        <h2 id="publish-title" className="font-semibold">
+          Publish
+        </h2>
+        {channels.isPending && <div className="h-10 animate-pulse rounded bg-slate-100" />}
+        {channels.error && (
+          <ErrorNotice message={channels.error.message} onRetry={() => channels.refetch()} />
+        )}
+        {channels.data && active.length === 0 && (
+          <p className="text-sm text-slate-600">
+            No channel is connected.{" "}
+            <Link href={`/brands/${brandId}`} className="font-medium text-brand-700 underline">
+              Connect one in brand settings
+            </Link>
+            .
+          </p>
+        )}
+        {active.length > 0 && (
+          <form
+            className="space-y-3"
+            onSubmit={(event) => {
+              event.preventDefault();
+              publish.mutate();
+            }}
+          >
+            <Field label="Channel">
+              <select
+                value={selected}
+                onChange={(event) => setChannelId(event.target.value)}
+                className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm"
+              >
+                {active.map((channel) => (
+                  <option key={channel.channelId} value={channel.channelId}>
+                    {channel.accountName} (Telegram)
+                  </option>
+                ))}
+              </select>
+            </Field>
+            <fieldset className="flex gap-4 text-sm">
+              <legend className="sr-only">When</legend>
+              <label className="flex items-center gap-1">
+                <input type="radio" name="when" checked={when === "now"} onChange={() => setWhen("now")} />{" "}
+                Now
+              </label>
+              <label className="flex items-center gap-1">
+                <input
+                  type="radio"
+                  name="when"
+                  checked={when === "later"}
+                  onChange={() => setWhen("later")}
+                />{" "}
+                At a time
+              </label>
+            </fieldset>
+            {when === "later" && (
+              <Field label="Publish at (your time)">
+                <TextInput
+                  type="datetime-local"
+                  value={at}
+                  onChange={(event) => setAt(event.target.value)}
+                  required
+                />
+              </Field>
+            )}
+            {dirty && (
+              <p className="text-xs text-amber-800">Save your edits first: the saved post is published.</p>
+            )}
+            {publish.error && <ErrorNotice message={publish.error.message} />}
+            <Button type="submit" disabled={publish.isPending || dirty}>
+              {publish.isPending
+                ? "Sending…"
+                : when === "now"
+                  ? `Publish to ${selectedName ?? "channel"} now`
+                  : `Schedule for ${selectedName ?? "channel"}`}
+            </Button>
+          </form>
+        )}
+        {history.data && history.data.length > 0 && (
+          <ul className="space-y-2 border-t border-slate-100 pt-3" aria-label="Publications of this post">
+            {history.data.map((publication) => (
+              <PublicationRow key={publication.publicationId} publicationId={publication.publicationId} />
+            ))}
+          </ul>
+        )}
+      </Card>
+    </section>
+  );
+}

@@ -1,0 +1,241 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { type FormEvent, useState } from "react";
+import { Button, Card, ErrorNotice, Field, TextInput } from "@/components/ui/primitives";
+import { ApiClientError, callApi } from "@/lib/client/api-client";
+import {
+  createInvitation,
+  removeMember,
+  resendInvitation,
+  revokeInvitation,
+  updateMember,
+} from "@/lib/client/operations";
+import { brandQueries, queryKeys } from "@/lib/client/queries";
+import { BRAND_ROLES, type BrandRole } from "@/lib/contracts/enums";
+import { can } from "@/lib/contracts/permissions";
+
+const SELECT =
+  "rounded-lg border border-slate-300 bg-white px-2 py-1.5 text-sm shadow-sm focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30";
+
+function InviteForm({ brandId }: { brandId: string }) {
+  const queryClient = useQueryClient();
+  const [role, setRole] = useState<BrandRole>("editor");
+  const invite = useMutation({
+    mutationFn: async (body: { email: string; role: BrandRole }) =>
+      (await callApi(createInvitation, { params: { brandId }, body })).data,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.brands.invitations(brandId) }),
+  });
+  const fieldError =
+    invite.error instanceof ApiClientError && Array.isArray(invite.error.details)
+      ? (invite.error.details as { path: string; message: string }[]).find((d) => d.path === "email")?.message
+      : undefined;
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    invite.mutate({ email: String(form.get("email")), role });
+  }
+
+  return (
+    <Card className="space-y-4">
+      <h2 className="font-semibold">Invite someone</h2>
+      <form onSubmit={onSubmit} className="grid gap-3 sm:grid-cols-[1fr_9rem_auto] sm:items-end">
+        <Field label="Email" error={fieldError}>
+          <TextInput name="email" type="email" required placeholder="sam@example.com" />
+        </Field>
+        <Field label="Role">
+          <select
+            name="role"
+            value={role}
+            onChange={(event) => setRole(event.target.value as BrandRole)}
+            className={SELECT}
+          >
+            {BRAND_ROLES.map((item) => (
+              <option key={item} value={item}>
+                {item}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <Button type="submit" disabled={invite.isPending}>
+          {invite.isPending ? "Inviting…" : "Invite"}
+        </Button>
+      </form>
+      {invite.error && !fieldError && <ErrorNotice message={invite.error.message} />}
+      {invite.data && (
+        <div role="status" className="space-y-1 rounded-lg bg-emerald-50 p-3 text-sm text-emerald-900">
+          <p>
+            {invite.data.emailed
+              ? `We emailed the invitation to ${invite.data.email}.`
+              : `Send this link to ${invite.data.email}; it works once, for 7 days:`}
+          </p>
+          {!invite.data.emailed && (
+            <input
+              readOnly
+              aria-label="Invitation link"
+              data-testid="invitation-link"
+              value={invite.data.link}
+              onFocus={(event) => event.currentTarget.select()}
+              className="w-full rounded border border-emerald-200 bg-white px-2 py-1 font-mono text-xs"
+            />
+          )}
+        </div>
+      )}
+    </Card>
+  );
+}
+
+function Invitations({ brandId }: { brandId: string }) {
+  const queryClient = useQueryClient();
+  const invitations = useQuery(brandQueries.invitations(brandId));
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.brands.invitations(brandId) });
+  const resend = useMutation({
+    mutationFn: async (invitationId: string) =>
+      (await callApi(resendInvitation, { params: { brandId, invitationId }, body: {} })).data,
+    onSuccess: refresh,
+  });
+  const revoke = useMutation({
+    mutationFn: async (invitationId: string) =>
+      (await callApi(revokeInvitation, { params: { brandId, invitationId } })).data,
+    onSuccess: refresh,
+  });
+  return (
+    <Card className="space-y-3">
+      <h2 className="font-semibold">Invitations</h2>
+      {invitations.isPending && <div className="h-12 animate-pulse rounded bg-slate-100" />}
+      {invitations.error && (
+        <ErrorNotice message={invitations.error.message} onRetry={() => invitations.refetch()} />
+      )}
+      {invitations.data?.items.length === 0 && <p className="text-sm text-slate-600">No invitations yet.</p>}
+      {(resend.error || revoke.error) && (
+        <ErrorNotice message={(resend.error ?? revoke.error)?.message ?? ""} />
+      )}
+      {resend.data && !resend.data.emailed && (
+        <p role="status" className="break-all text-sm text-emerald-800">
+          New link for {resend.data.email}: {resend.data.link}
+        </p>
+      )}
+      <ul className="divide-y divide-slate-100">
+        {invitations.data?.items.map((item) => (
+          <li key={item.invitationId} className="flex flex-wrap items-center gap-2 py-2 text-sm">
+            <span className="min-w-0 flex-1 break-all">
+              {item.email} · {item.role} · <span className="text-slate-600">{item.status}</span>
+            </span>
+            {(item.status === "pending" || item.status === "expired") && (
+              <Button variant="secondary" onClick={() => resend.mutate(item.invitationId)}>
+                Resend
+              </Button>
+            )}
+            {item.status === "pending" && (
+              <Button variant="danger" onClick={() => revoke.mutate(item.invitationId)}>
+                Revoke
+              </Button>
+            )}
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+/** /brands/{brandId}/members: the team, and for owners, roles and invitations. */
+export function BrandMembers({ brandId }: { brandId: string }) {
+  const queryClient = useQueryClient();
+  const brand = useQuery(brandQueries.detail(brandId));
+  const members = useQuery(brandQueries.members(brandId));
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.brands.members(brandId) });
+  const change = useMutation({
+    mutationFn: async ({ userId, role }: { userId: string; role: BrandRole }) =>
+      (await callApi(updateMember, { params: { brandId, userId }, body: { role } })).data,
+    onSuccess: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: async (userId: string) => (await callApi(removeMember, { params: { brandId, userId } })).data,
+    onSuccess: refresh,
+  });
+
+  if (brand.isPending || members.isPending) {
+    return <div aria-busy className="h-40 animate-pulse rounded-xl border border-slate-200 bg-white" />;
+  }
+  const error = brand.error ?? members.error;
+  if (error || !brand.data || !members.data) {
+    return (
+      <ErrorNotice
+        message={
+          error instanceof ApiClientError && error.status === 404
+            ? "This brand does not exist, or it is not one of yours."
+            : (error?.message ?? "The members could not be loaded.")
+        }
+      />
+    );
+  }
+  const manage = can(brand.data.role, "member.manage");
+  const actionError = change.error ?? remove.error;
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <Link href={`/brands/${brandId}`} className="text-sm text-slate-500 hover:text-slate-800">
+          ← {brand.data.name}
+        </Link>
+        <h1 className="mt-2 text-2xl font-semibold tracking-tight">Members</h1>
+        <p className="text-sm text-slate-600">
+          Viewers read; editors also draft, make videos and submit for approval; owners also manage the brand,
+          its members, and approve. Your role: {brand.data.role}.
+        </p>
+      </div>
+      <Card className="space-y-3">
+        {actionError && <ErrorNotice message={actionError.message} />}
+        <ul className="divide-y divide-slate-100">
+          {members.data.items.map((member) => (
+            <li key={member.userId} className="flex flex-wrap items-center gap-3 py-2 text-sm">
+              <span className="min-w-0 flex-1 break-all">
+                <span className="font-medium">{member.name ?? member.email}</span>
+                {member.name && <span className="text-slate-600"> · {member.email}</span>}
+              </span>
+              {manage ? (
+                <>
+                  <select
+                    aria-label={`Role of ${member.email}`}
+                    value={member.role}
+                    disabled={change.isPending}
+                    onChange={(event) =>
+                      change.mutate({ userId: member.userId, role: event.target.value as BrandRole })
+                    }
+                    className={SELECT}
+                  >
+                    {BRAND_ROLES.map((role) => (
+                      <option key={role} value={role}>
+                        {role}
+                      </option>
+                    ))}
+                  </select>
+                  <Button
+                    variant="danger"
+                    disabled={remove.isPending}
+                    onClick={() => {
+                      if (window.confirm(`Remove ${member.email} from ${brand.data.name}?`))
+                        remove.mutate(member.userId);
+                    }}
+                  >
+                    Remove
+                  </Button>
+                </>
+              ) : (
+                <span className="rounded bg-slate-100 px-2 py-0.5 text-slate-700">{member.role}</span>
+              )}
+            </li>
+          ))}
+        </ul>
+      </Card>
+      {manage && (
+        <>
+          <InviteForm brandId={brandId} />
+          <Invitations brandId={brandId} />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+"use client";
+
+import { useMutation, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { Button, Card, ErrorNotice } from "@/components/ui/primitives";
+import type { ResponseOf } from "@/lib/client/api-client";
+import { callApi, toError } from "@/lib/client/api-client";
+import { acceptInvitation, getInvitation } from "@/lib/client/operations";
+import { useSession } from "@/lib/client/session";
+import { operationUrl } from "@/lib/contracts/operation";
+
+type Preview = ResponseOf<typeof import("@/lib/contracts/teams").getInvitation>;
+
+const ROLE_WORDS = {
+  viewer: "read its posts, videos and activity",
+  editor: "write drafts, make videos and submit posts for approval",
+  owner: "manage the brand, its members, and approve posts",
+} as const;
+
+/** /invite/{token}: what the invitation offers, then sign up or in, then join. */
+export function InviteAccept({ token }: { token: string }) {
+  const session = useSession();
+  const preview = useQuery({
+    queryKey: ["invitation", token],
+    // No token needed: the link is the credential.
+    queryFn: async ({ signal }) => {
+      const response = await fetch(operationUrl(getInvitation.path, { token }), {
+        signal,
+        cache: "no-store",
+      });
+      if (!response.ok) throw await toError(response);
+      return (await response.json()) as Preview;
+    },
+    retry: false,
+  });
+  const accept = useMutation({
+    mutationFn: async () => (await callApi(acceptInvitation, { params: { token }, body: {} })).data,
+    onSuccess: (joined) => window.location.assign(`/brands/${joined.brandId}`),
+  });
+  const here = `/invite/${token}`;
+
+  return (
+    <div className="mx-auto max-w-md space-y-6 pt-6">
+      <h1 className="text-center text-2xl font-semibold tracking-tight">Join a brand on Brand Studio</h1>
+      <Card className="space-y-4">
+        {preview.isPending && <p className="text-sm text-slate-600">Opening the invitation…</p>}
+        {preview.error && <ErrorNotice message={preview.error.message} />}
+        {preview.data && (
+          <>
+            <p data-testid="invitation-summary">
+              {preview.data.invitedBy ?? "An owner"} invited <strong>{preview.data.email}</strong> to{" "}
+              <strong>{preview.data.brandName}</strong> as <strong>{preview.data.role}</strong>: you will be
+              able to {ROLE_WORDS[preview.data.role]}.
+            </p>
+            <p className="text-sm text-slate-600">
+              The link works once, until {new Date(preview.data.expiresAt).toLocaleString()}.
+            </p>
+            {session.status === "authenticated" ? (
+              <div className="space-y-2">
+                <Button onClick={() => accept.mutate()} disabled={accept.isPending} className="w-full">
+                  {accept.isPending ? "Joining…" : `Join ${preview.data.brandName}`}
+                </Button>
+                <p className="text-xs text-slate-500">Signed in as {session.data.user?.email}.</p>
+                {accept.error && <ErrorNotice message={accept.error.message} />}
+              </div>
+            ) : session.status === "unauthenticated" ? (
+              <div className="flex flex-col gap-2 sm:flex-row">
+                <Link
+                  href={`/signup?callbackUrl=${encodeURIComponent(here)}`}
+                  className="flex-1 rounded-lg bg-brand-600 px-4 py-2 text-center text-sm font-medium text-white hover:bg-brand-700"
+                >
+                  Create an account
+                </Link>
+                <Link
+                  href={`/login?callbackUrl=${encodeURIComponent(here)}`}
+                  className="flex-1 rounded-lg border border-slate-300 px-4 py-2 text-center text-sm font-medium hover:bg-slate-50"
+                >
+                  Sign in
+                </Link>
+              </div>
+            ) : null}
+          </>
+        )}
+      </Card>
+    </div>
+  );
+}

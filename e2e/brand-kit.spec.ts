@@ -1,0 +1,167 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page, test } from "@playwright/test";
+import sharp from "sharp";
+
+/** Signs a new user up through the pages; returns a bearer token for setting up data over the API. */
+async function signUp(page: Page) {
+  const email = `e2e-kit-${Date.now()}@example.test`;
+  await page.goto("/signup");
+  await page.getByLabel("Name").fill("Kit Marketer");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("e2e-password-1");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByTestId("signed-in-as")).toHaveText(email);
+  const session = await (await page.request.get("/api/auth/session")).json();
+  return { authorization: `Bearer ${session.accessToken}` };
+}
+
+/** A two-second tone as a 16-bit mono WAV. */
+function toneWav() {
+  const rate = 22_050;
+  const samples = rate * 2;
+  const data = Buffer.alloc(samples * 2);
+  for (let i = 0; i < samples; i++)
+    data.writeInt16LE(Math.round(Math.sin((2 * Math.PI * 330 * i) / rate) * 8000), i * 2);
+  const header = Buffer.alloc(44);
+  header.write("RIFF", 0, "ascii");
+  header.writeUInt32LE(36 + data.length, 4);
+  header.write("WAVEfmt ", 8, "ascii");
+  header.writeUInt32LE(16, 16);
+  header.writeUInt16LE(1, 20);
+  header.writeUInt16LE(1, 22);
+  header.writeUInt32LE(rate, 24);
+  header.writeUInt32LE(rate * 2, 28);
+  header.writeUInt16LE(2, 32);
+  header.writeUInt16LE(16, 34);
+  header.write("data", 36, "ascii");
+  header.writeUInt32LE(data.length, 40);
+  return Buffer.concat([header, data]);
+}
+
+const LOGO_SVG = Buffer.from(
+  `<svg xmlns="http://www.w3.org/2000/svg" width="240" height="80" viewBox="0 0 240 80">
+    <rect width="240" height="80" rx="16" fill="#FFFFFF"/><circle cx="40" cy="40" r="24" fill="#0E7C66"/>
+    <rect x="76" y="28" width="140" height="24" rx="6" fill="#0E7C66"/></svg>`,
+);
+
+test("set the brand kit, watch the preview follow it, give a post images and make a video of it", async ({
+  page,
+}) => {
+  test.setTimeout(240_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const headers = await signUp(page);
+  const created = await page.request.post("/api/brands", {
+    headers,
+    data: { name: "Harbour Bakery", tone: "warm and neighbourly", voice: "short, friendly sentences" },
+  });
+  expect(created.status()).toBe(201);
+  const { brandId } = await created.json();
+
+  await page.goto(`/brands/${brandId}`);
+  await expect(page.getByRole("heading", { name: "Brand kit" })).toBeVisible();
+  const preview = page.getByTestId("brand-preview-frame");
+  await expect(preview).toBeVisible({ timeout: 30_000 });
+  const firstFrame = await preview.getAttribute("src");
+
+  // Colours and font: the preview renders them before they are saved.
+  await page.getByRole("textbox", { name: "Primary colour", exact: true }).fill("#0E7C66");
+  await page.getByRole("textbox", { name: "Secondary colour", exact: true }).fill("#F4B942");
+  await page.getByLabel("Font").selectOption("serif");
+  await page.getByLabel("Narrator").selectOption("nova");
+  await expect(preview).not.toHaveAttribute("src", firstFrame as string, { timeout: 30_000 });
+  await expect(page.getByText("Rendering…")).toHaveCount(0, { timeout: 30_000 });
+  const coloured = (await preview.getAttribute("src")) as string;
+  // The caption box is drawn in the new primary colour: some of the frame is #0E7C66.
+  const frameBytes = Buffer.from(coloured.split(",")[1], "base64");
+  const { data } = await sharp(frameBytes).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  let green = 0;
+  for (let i = 0; i < data.length; i += 3)
+    if (
+      Math.abs(data[i] - 0x0e) < 25 &&
+      Math.abs(data[i + 1] - 0x7c) < 25 &&
+      Math.abs(data[i + 2] - 0x66) < 25
+    )
+      green++;
+  expect(green).toBeGreaterThan(5000);
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByText("Saved.")).toBeVisible();
+  const saved = await (await page.request.get(`/api/brands/${brandId}`, { headers })).json();
+  expect(saved).toMatchObject({
+    primaryColor: "#0E7C66",
+    secondaryColor: "#F4B942",
+    font: "serif",
+    ttsVoice: "nova",
+  });
+
+  // The logo (an SVG, rasterised by the server) shows in the kit and in the next preview frame.
+  await page
+    .getByLabel("Logo file")
+    .setInputFiles({ name: "logo.svg", mimeType: "image/svg+xml", buffer: LOGO_SVG });
+  await expect(page.getByTestId("brand-logo")).toBeVisible();
+  await expect(preview).not.toHaveAttribute("src", coloured, { timeout: 30_000 });
+  await expect(page.getByText("Rendering…")).toHaveCount(0, { timeout: 30_000 });
+  // A wrong file gets a clear message, and the logo stays.
+  await page
+    .getByLabel("Music file")
+    .setInputFiles({ name: "bed.wav", mimeType: "audio/wav", buffer: Buffer.from("not audio") });
+  await expect(page.getByText(/not an MP3, AAC or WAV track/)).toBeVisible();
+  await page
+    .getByLabel("Music file")
+    .setInputFiles({ name: "bed.wav", mimeType: "audio/wav", buffer: toneWav() });
+  await expect(page.getByTestId("brand-music")).toBeVisible();
+  await page.screenshot({ path: "screenshots/brand-kit.png", fullPage: true });
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: "screenshots/brand-kit-390.png", fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  // A post with two image items: the studio makes their images (drawn in the kit, no image model here).
+  const post = await (
+    await page.request.post("/api/content/create", {
+      headers,
+      data: {
+        brandId,
+        channel: "instagram",
+        topic: "fresh sourdough every morning at the harbour",
+        goal: "awareness",
+      },
+    })
+  ).json();
+  const items = [1, 2].map((n) => ({
+    type: "image",
+    description: `Loaf ${n} on the counter at sunrise`,
+    altText: `Sourdough loaf ${n}`,
+    aspectRatio: "4:5",
+    overlayText: n === 1 ? "Fresh at 7" : undefined,
+  }));
+  const patched = await page.request.patch(`/api/posts/${post.postId}`, {
+    headers,
+    data: { mediaPlan: { format: "carousel", items } },
+  });
+  expect(patched.status()).toBe(200);
+  await page.goto(`/studio/${post.postId}`);
+  await page.getByRole("button", { name: "Generate images" }).click();
+  await expect(page.getByTestId("media-image-0")).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId("media-image-1")).toBeVisible({ timeout: 60_000 });
+  const previewImage = page.locator('[data-channel="instagram"]').getByTestId("preview-image");
+  await expect(previewImage).toBeVisible();
+  expect(await previewImage.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(864);
+  await page.getByRole("button", { name: "Next image" }).click();
+  await expect(previewImage).toHaveAttribute("alt", "Sourdough loaf 2");
+  await page.screenshot({ path: "screenshots/studio-images.png", fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByRole("tab", { name: /Preview/ }).click();
+  await page.screenshot({ path: "screenshots/studio-images-390.png", fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+
+  // The video of the post: its images as scenes, the logo in the corner.
+  await page.goto(`/videos/new?postId=${post.postId}`);
+  await page.getByRole("button", { name: "Make the video" }).click();
+  await expect(page).toHaveURL(/\/videos\/vjb_[\w-]+$/);
+  await expect(page.getByTestId("video-status")).toHaveText("Ready", { timeout: 150_000 });
+  const jobId = page.url().split("/").pop() as string;
+  const job = await (await page.request.get(`/api/video/jobs/${jobId}`, { headers })).json();
+  expect(job.status).toBe("succeeded");
+  await page.screenshot({ path: "screenshots/brand-kit-video.png", fullPage: true });
+});

@@ -1,0 +1,36 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import type { Tx } from "@/db/client";
+import { activityLog, users } from "@/db/schema";
+import type { ActivityAction } from "@/lib/contracts/activity-actions";
+import { newId } from "@/lib/ids";
+
+/**
+ * Appends one entry to a brand's activity log, inside the transaction of the change it records, so the
+ * entry exists exactly when the change does. The actor's email is copied, so the entry still names them
+ * after the account is deleted.
+ */
+export async function recordActivity(
+  tx: Tx,
+  entry: {
+    brandId: string;
+    actorId: string;
+    action: ActivityAction;
+    subjectType?: "brand" | "member" | "invitation" | "post" | "video" | "api_key" | "webhook";
+    subjectId?: string;
+    details?: Record<string, unknown>;
+  },
+) {
+  await tx.insert(activityLog).values({
+    id: newId("act"),
+    brandId: entry.brandId,
+    actorId: entry.actorId,
+    actorEmail: sql`(select ${users.email} from ${users} where ${users.id} = ${entry.actorId})`,
+    action: entry.action,
+    subjectType: entry.subjectType ?? null,
+    subjectId: entry.subjectId ?? null,
+    details: entry.details ?? {},
+    // Millisecond time from here (not the transaction's now()), so list cursors compare exactly.
+    createdAt: new Date(),
+  });
+}

@@ -1,0 +1,103 @@
+import "server-only";
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { ApiError } from "@/lib/api/api-error";
+import { KIT_UPLOAD_FIELD } from "@/lib/contracts/brand-kit-rules";
+import { findFfmpeg, findFfprobe } from "@/lib/video/local/find-binary";
+
+const run = promisify(execFile);
+
+export type MusicFormat = "mp3" | "aac" | "m4a" | "wav";
+
+const invalid = (message: string) =>
+  new ApiError("invalid_request", message, { details: [{ path: KIT_UPLOAD_FIELD, message }] });
+const NOT_AUDIO =
+  "The file is not an MP3, AAC or WAV track, or it is damaged. Export it again as MP3, AAC (.m4a) or WAV and upload it.";
+
+type Probe = { formatName: string; duration: number; audioCodecs: string[] };
+
+async function ffprobe(command: string, file: string): Promise<Probe> {
+  const { stdout } = await run(
+    command,
+    [
+      "-v",
+      "error",
+      "-show_entries",
+      "format=format_name,duration:stream=codec_type,codec_name",
+      "-of",
+      "json",
+      file,
+    ],
+    { timeout: 15_000, maxBuffer: 1024 * 1024 },
+  );
+  const parsed = JSON.parse(stdout) as {
+    format?: { format_name?: string; duration?: string };
+    streams?: { codec_type?: string; codec_name?: string }[];
+  };
+  return {
+    formatName: parsed.format?.format_name ?? "",
+    duration: Number(parsed.format?.duration ?? 0),
+    audioCodecs: (parsed.streams ?? [])
+      .filter((stream) => stream.codec_type === "audio")
+      .map((stream) => stream.codec_name ?? ""),
+  };
+}
+
+/** Without ffprobe (a bundled ffmpeg only): ffmpeg's own description of its input on stderr. */
+async function ffmpegProbe(command: string, file: string): Promise<Probe> {
+  const result = await run(command, ["-hide_banner", "-i", file], { timeout: 15_000 }).catch(
+    (error: { stderr?: string }) => ({ stderr: error.stderr ?? "" }),
+  );
+  const stderr = result.stderr;
+  const time = stderr.match(/Duration: (\d+):(\d+):(\d+(?:\.\d+)?)/);
+  return {
+    formatName: stderr.match(/Input #0, ([^ ]+), from/)?.[1]?.replace(/,$/, "") ?? "",
+    duration: time ? Number(time[1]) * 3600 + Number(time[2]) * 60 + Number(time[3]) : 0,
+    audioCodecs: [...stderr.matchAll(/Stream #0:\d+.*?: Audio: (\w+)/g)].map((match) => match[1]),
+  };
+}
+
+function formatOf({ formatName, audioCodecs }: Probe): MusicFormat | null {
+  const formats = formatName.split(",");
+  const codec = audioCodecs[0] ?? "";
+  if (audioCodecs.length !== 1) return null;
+  if (formats.includes("mp3") && codec === "mp3") return "mp3";
+  if (formats.includes("aac") && codec === "aac") return "aac";
+  if (formats.includes("mp4") && codec === "aac") return "m4a";
+  if (formats.includes("wav") && codec.startsWith("pcm_")) return "wav";
+  return null;
+}
+
+/**
+ * Checks an uploaded music track with ffprobe: exactly one audio stream, MP3, AAC (ADTS or in an M4A) or
+ * PCM WAV, with a length. Anything else (another format, a video, a damaged file) is 400.
+ */
+export async function probeMusic(bytes: Buffer): Promise<{ format: MusicFormat; durationSeconds: number }> {
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "brand-music-"));
+  const file = path.join(dir, "upload");
+  try {
+    await fs.promises.writeFile(file, bytes);
+    const probeCommand = await findFfprobe();
+    const ffmpeg = probeCommand ? null : await findFfmpeg();
+    if (!probeCommand && !ffmpeg) {
+      throw new ApiError(
+        "service_unavailable",
+        "Music cannot be checked on this server (no ffprobe or ffmpeg).",
+      );
+    }
+    const probe = await (probeCommand
+      ? ffprobe(probeCommand, file)
+      : ffmpegProbe(ffmpeg as string, file)
+    ).catch(() => null);
+    const format = probe && formatOf(probe);
+    if (!probe || !format) throw invalid(NOT_AUDIO);
+    if (!(probe.duration >= 0.5))
+      throw invalid("The track is shorter than half a second. Upload a longer one.");
+    return { format, durationSeconds: probe.duration };
+  } finally {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+}

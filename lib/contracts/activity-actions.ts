@@ -1,0 +1,22 @@
+/** What the activity log records (zod-free, so the browser can label entries). */
+export const ACTIVITY_ACTIONS = [
+  "brand.created",
+  "brand.updated",
+  "brand.avatar_uploaded",
+  "brand.kit_updated",
+  "member.joined",
+  "member.role_changed",
+  "member.removed",
+  "invitation.created",
+  "invitation.resent",
+  "invitation.revoked",
+  "post.created",
+  "post.updated",
+  "post.submitted",
+  "post.approved",
+  "post.changes_requested",
+  "post.deleted",
+  "video.created",
+  "video.canceled",
+] as const;
+export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];

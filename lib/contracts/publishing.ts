@@ -1,0 +1,268 @@
+import { z } from "zod";
+import { ERROR_CODE_LIST } from "@/lib/api/error-codes";
+import { idOf, isoDateTime, userText } from "./common";
+import { CHANNEL_CONNECTION_STATUSES, PUBLICATION_STATUSES } from "./enums";
+import { defineOperation } from "./operation";
+import { ROUTES } from "./routes";
+
+/** The publication window GET /api/publications answers at most (the calendar asks for a month or a week). */
+export const PUBLICATION_WINDOW_MAX_DAYS = 62;
+
+export const channelConnection = z
+  .object({
+    channelId: idOf("chn"),
+    brandId: idOf("brd"),
+    channel: z.enum(["telegram", "instagram", "linkedin"]),
+    accountName: z.string().describe("The channel's name on the platform (a Telegram channel's title)."),
+    accountHandle: z
+      .string()
+      .nullable()
+      .describe("The public handle (a channel's @username), when it has one.")
+      .meta({ example: "@acme_news" }),
+    avatarUrl: z.string().nullable(),
+    status: z
+      .enum(CHANNEL_CONNECTION_STATUSES)
+      .describe("`needs_reconnect` once the platform refused the stored token; an owner connects it again."),
+    statusMessage: z
+      .string()
+      .nullable()
+      .describe(
+        "Why the connection needs attention, or a note about it (for example that media is uploaded because APP_URL is not public).",
+      ),
+    mediaDelivery: z
+      .enum(["url", "upload"])
+      .describe(
+        "How a post's media reaches the platform: by a signed URL it fetches (APP_URL is public) or uploaded with the post.",
+      ),
+    createdAt: isoDateTime,
+  })
+  .meta({ id: "ChannelConnection" });
+
+export type ChannelConnectionView = z.infer<typeof channelConnection>;
+
+export const listChannelsQuery = z.object({ brandId: idOf("brd") });
+export const listChannelsResponse = z.object({ items: z.array(channelConnection) });
+
+export const connectChannelBody = z.object({
+  brandId: idOf("brd"),
+  channel: z
+    .literal("telegram")
+    .describe("Telegram connects here with a bot token; LinkedIn and Instagram will connect through OAuth."),
+  botToken: userText()
+    .trim()
+    .regex(/^\d{3,20}:[A-Za-z0-9_-]{20,100}$/, "Paste the bot token BotFather gave you (123456:ABC…).")
+    .describe("The bot's token from @BotFather. Stored encrypted; never returned.")
+    .meta({ example: "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw" }),
+  chatId: userText()
+    .trim()
+    .regex(/^(@[A-Za-z][A-Za-z0-9_]{3,31}|-?\d{1,20})$/, "Use the channel's @username or its numeric id.")
+    .describe(
+      "The channel: its @username, or its numeric id (-100…). The bot must be an administrator there.",
+    )
+    .meta({ example: "@acme_news" }),
+});
+
+export type ConnectChannelInput = z.output<typeof connectChannelBody>;
+
+export const channelParams = z.object({ channelId: idOf("chn") });
+
+export const publicationStatus = z
+  .enum(PUBLICATION_STATUSES)
+  .describe("scheduled → publishing → published | failed; canceled from scheduled.");
+
+export const publication = z
+  .object({
+    publicationId: idOf("pub"),
+    postId: idOf("pst"),
+    brandId: idOf("brd"),
+    channelId: idOf("chn").nullable().describe("Null once the channel was disconnected."),
+    channel: z.enum(["telegram", "instagram", "linkedin"]),
+    status: publicationStatus,
+    publishAt: isoDateTime.describe("When it is (or was) due, UTC."),
+    startedAt: isoDateTime.nullable(),
+    publishedAt: isoDateTime.nullable(),
+    finishedAt: isoDateTime.nullable(),
+    externalId: z.string().nullable().describe("The platform's id of the post, once published."),
+    permalink: z
+      .string()
+      .nullable()
+      .describe("The post's public link, once published.")
+      .meta({ example: "https://t.me/acme_news/42" }),
+    error: z
+      .object({
+        code: z.enum(ERROR_CODE_LIST).meta({ example: "channel_reauth_required" }),
+        message: z.string().describe("What went wrong, with the platform's own message when it gave one."),
+        retryable: z.boolean(),
+      })
+      .nullable()
+      .describe("Set only when the publication failed."),
+    attempts: z.int().nonnegative().describe("Calls made to the platform so far."),
+    createdAt: isoDateTime,
+  })
+  .meta({ id: "Publication" });
+
+export type PublicationView = z.infer<typeof publication>;
+
+export const createPublicationParams = z.object({ postId: idOf("pst") });
+
+export const createPublicationBody = z.object({
+  channelId: idOf("chn"),
+  publishAt: isoDateTime
+    .optional()
+    .describe("When to publish, UTC (an offset is accepted). Absent or in the past: now.")
+    .meta({ example: "2026-12-01T09:00:00Z" }),
+});
+
+export type CreatePublicationInput = z.output<typeof createPublicationBody>;
+
+export const createPublicationResponse = z.object({
+  publicationId: idOf("pub"),
+  status: z.enum(["scheduled", "publishing"]),
+});
+
+export const listPublicationsQuery = z
+  .object({
+    brandId: idOf("brd"),
+    from: isoDateTime.optional().describe("Start of the window (publishAt ≥ from). Default: 31 days ago."),
+    to: isoDateTime.optional().describe("End of the window (publishAt < to). Default: 31 days after from."),
+    postId: idOf("pst").optional().describe("Only this post's publications."),
+  })
+  .superRefine((query, ctx) => {
+    if (query.from && query.to) {
+      const span = Date.parse(query.to) - Date.parse(query.from);
+      if (span <= 0) ctx.addIssue({ code: "custom", path: ["to"], message: "Make `to` later than `from`." });
+      else if (span > PUBLICATION_WINDOW_MAX_DAYS * 86_400_000)
+        ctx.addIssue({
+          code: "custom",
+          path: ["to"],
+          message: `Ask for at most ${PUBLICATION_WINDOW_MAX_DAYS} days at a time.`,
+        });
+    }
+  });
+
+export const listPublicationsResponse = z.object({ items: z.array(publication) });
+
+export const publicationParams = z.object({ publicationId: idOf("pub") });
+
+export const listChannels = defineOperation({
+  ...ROUTES.listChannels,
+  title: "List channels",
+  auth: "bearer",
+  summary: "Lists a brand's channel connections (never their tokens), oldest first.",
+  query: listChannelsQuery,
+  responses: { 200: { description: "The brand's connections.", schema: listChannelsResponse } },
+  errors: ["invalid_request", "unauthorized", "not_found", "service_unavailable", "internal_error"],
+});
+
+export const connectChannel = defineOperation({
+  ...ROUTES.connectChannel,
+  title: "Connect channel",
+  auth: "bearer",
+  summary:
+    "Connects a Telegram channel to a brand with a bot token, after checking with Telegram that the bot is an administrator that may post there. Owners only.",
+  body: connectChannelBody,
+  responses: {
+    201: {
+      description: "Connected (or the same channel connected again with a new token).",
+      schema: channelConnection,
+    },
+  },
+  errors: [
+    "invalid_request",
+    "unauthorized",
+    "forbidden",
+    "not_found",
+    "channel_check_failed",
+    "provider_unavailable",
+    "service_unavailable",
+    "internal_error",
+  ],
+});
+
+export const disconnectChannel = defineOperation({
+  ...ROUTES.disconnectChannel,
+  title: "Disconnect channel",
+  auth: "bearer",
+  summary:
+    "Removes a channel connection and its stored token; its scheduled publications are canceled. Owners only.",
+  pathParams: channelParams,
+  responses: { 204: { description: "The connection is removed." } },
+  errors: [
+    "invalid_request",
+    "unauthorized",
+    "forbidden",
+    "not_found",
+    "service_unavailable",
+    "internal_error",
+  ],
+});
+
+export const createPublication = defineOperation({
+  ...ROUTES.createPublication,
+  title: "Publish post",
+  auth: "bearer",
+  permission: "publication.create",
+  summary:
+    "Publishes a post to a connected channel now, or schedules it for publishAt. The channel's rules are checked first; nothing is sent when they are broken. Owners only.",
+  pathParams: createPublicationParams,
+  body: createPublicationBody,
+  responses: {
+    202: {
+      description: "Accepted: publishing now (`publishing`) or later (`scheduled`). Poll Location.",
+      schema: createPublicationResponse,
+      headers: ["Location"],
+    },
+  },
+  errors: [
+    "invalid_request",
+    "unauthorized",
+    "forbidden",
+    "not_found",
+    "post_not_approved",
+    "channel_reauth_required",
+    "publish_rule_violation",
+    "provider_unavailable",
+    "service_unavailable",
+    "internal_error",
+  ],
+});
+
+export const listPublications = defineOperation({
+  ...ROUTES.listPublications,
+  title: "List publications",
+  auth: "bearer",
+  summary: "Lists a brand's publications due in a window (the calendar), by publishAt.",
+  query: listPublicationsQuery,
+  responses: { 200: { description: "The publications, earliest first.", schema: listPublicationsResponse } },
+  errors: ["invalid_request", "unauthorized", "not_found", "service_unavailable", "internal_error"],
+});
+
+export const getPublication = defineOperation({
+  ...ROUTES.getPublication,
+  title: "Get publication",
+  auth: "bearer",
+  summary: "Returns one publication: its status, and its permalink once published or its error once failed.",
+  pathParams: publicationParams,
+  responses: { 200: { description: "The publication.", schema: publication } },
+  errors: ["invalid_request", "unauthorized", "not_found", "service_unavailable", "internal_error"],
+});
+
+export const cancelPublication = defineOperation({
+  ...ROUTES.cancelPublication,
+  title: "Cancel publication",
+  auth: "bearer",
+  summary: "Cancels a scheduled publication that has not started. Owners only.",
+  pathParams: publicationParams,
+  responses: {
+    200: { description: "The publication, now canceled (also when it already was).", schema: publication },
+  },
+  errors: [
+    "invalid_request",
+    "unauthorized",
+    "forbidden",
+    "not_found",
+    "publication_not_cancelable",
+    "service_unavailable",
+    "internal_error",
+  ],
+});

@@ -1,0 +1,86 @@
+import { z } from "zod";
+import { userText } from "./common";
+import { defineOperation } from "./operation";
+import { postParams, post as postView } from "./posts";
+import { ROUTES } from "./routes";
+
+export { postParams };
+
+const comment = userText()
+  .trim()
+  .max(2000, "Use at most 2,000 characters for the comment.")
+  .meta({ example: "Lead with the origin of the beans, then the offer." });
+
+export const submitPostBody = z.strictObject(
+  { comment: comment.optional().describe("A note for the reviewer.") },
+  { error: "Send { comment? }." },
+);
+
+export const reviewPostBody = z.strictObject(
+  {
+    decision: z
+      .enum(["approve", "request_changes"], { error: "The decision must be approve or request_changes." })
+      .meta({ example: "request_changes" }),
+    comment: comment
+      .optional()
+      .describe("What to change (shown to the author); required to request changes."),
+  },
+  { error: "Send { decision, comment? }." },
+);
+
+export const reviewQueueResponse = z
+  .object({
+    items: z
+      .array(postView)
+      .describe("Posts in review on brands where the caller approves, oldest first (at most 100)."),
+  })
+  .meta({ id: "ReviewQueue" });
+
+export const submitPost = defineOperation({
+  ...ROUTES.submitPost,
+  title: "Submit post for review",
+  auth: "bearer",
+  permission: "post.submit",
+  summary: "Sends a draft to the brand's owners for approval (status in_review).",
+  pathParams: postParams,
+  body: submitPostBody,
+  responses: { 200: { description: "The post, now in review.", schema: postView } },
+  errors: [
+    "invalid_request",
+    "unauthorized",
+    "not_found",
+    "forbidden",
+    "payload_too_large",
+    "service_unavailable",
+    "internal_error",
+  ],
+});
+
+export const reviewPost = defineOperation({
+  ...ROUTES.reviewPost,
+  title: "Review post",
+  auth: "bearer",
+  permission: "post.approve",
+  summary: "Approves a post in review, or sends it back to draft with a comment.",
+  pathParams: postParams,
+  body: reviewPostBody,
+  responses: { 200: { description: "The post after the decision.", schema: postView } },
+  errors: [
+    "invalid_request",
+    "unauthorized",
+    "not_found",
+    "forbidden",
+    "payload_too_large",
+    "service_unavailable",
+    "internal_error",
+  ],
+});
+
+export const listReviewQueue = defineOperation({
+  ...ROUTES.listReviewQueue,
+  title: "List posts to review",
+  auth: "bearer",
+  summary: "The posts waiting for the caller's approval, across their brands.",
+  responses: { 200: { description: "The posts in review.", schema: reviewQueueResponse } },
+  errors: ["unauthorized", "service_unavailable", "internal_error"],
+});

@@ -1,0 +1,259 @@
+import { z } from "zod";
+import { idOf, isoDateTime } from "./common";
+import { BRAND_ROLES } from "./enums";
+import { defineOperation } from "./operation";
+import { ROUTES } from "./routes";
+import { signUpBody } from "./users";
+
+/** Invitations expire this long after they are sent (or re-sent). */
+export const INVITATION_TTL_DAYS = 7;
+
+export const INVITATION_STATUSES = ["pending", "accepted", "expired", "revoked"] as const;
+
+const role = z
+  .enum(BRAND_ROLES, { error: `The role must be one of ${BRAND_ROLES.join(", ")}.` })
+  .meta({ example: "editor" })
+  .describe("viewer reads; editor also drafts, makes videos and submits; owner also manages and approves.");
+
+export const memberParams = z.object({ brandId: idOf("brd"), userId: idOf("usr") });
+export const invitationParams = z.object({ brandId: idOf("brd"), invitationId: idOf("inv") });
+export const invitationTokenParams = z.object({
+  token: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{20,100}$/, "This is not an invitation link.")
+    .meta({ example: "hT9x2Qv7mK0pLr4NsW8yBc3ZfJ6aDg1E5uIoX_kPq-Y" }),
+});
+
+export const memberResponse = z
+  .object({
+    userId: idOf("usr"),
+    email: z.string().meta({ example: "maria@example.com" }),
+    name: z.string().nullable().meta({ example: "Maria" }),
+    role,
+    joinedAt: isoDateTime.meta({ example: "2025-05-01T09:30:00.000Z" }),
+  })
+  .meta({ id: "Member" });
+
+export const memberListResponse = z
+  .object({ items: z.array(memberResponse).describe("The brand's members, owners first, then by email.") })
+  .meta({ id: "MemberList" });
+
+export const updateMemberBody = z.strictObject({ role }, { error: "Send { role }." });
+
+export const invitationResponse = z
+  .object({
+    invitationId: idOf("inv"),
+    brandId: idOf("brd"),
+    email: z.string().meta({ example: "sam@example.com" }),
+    role,
+    status: z
+      .enum(INVITATION_STATUSES)
+      .meta({ example: "pending" })
+      .describe("pending until accepted, revoked, or past expiresAt."),
+    invitedBy: z.string().nullable().meta({ example: "maria@example.com" }).describe("Who sent it (email)."),
+    createdAt: isoDateTime.meta({ example: "2025-05-01T09:30:00.000Z" }),
+    expiresAt: isoDateTime.meta({ example: "2025-05-08T09:30:00.000Z" }),
+  })
+  .meta({ id: "Invitation" });
+
+export const invitationLinkResponse = invitationResponse
+  .extend({
+    link: z
+      .string()
+      .meta({ example: "https://studio.example.com/invite/hT9x2Qv7mK0pLr4NsW8yBc3ZfJ6aDg1E5uIoX_kPq-Y" })
+      .describe("The single-use link. It is shown only in this response; only its hash is stored."),
+    emailed: z.boolean().describe("True when the link was sent by email (SMTP_URL is set)."),
+  })
+  .meta({ id: "InvitationWithLink" });
+
+export const invitationListResponse = z
+  .object({ items: z.array(invitationResponse).describe("Pending invitations first, newest first.") })
+  .meta({ id: "InvitationList" });
+
+export const createInvitationBody = z.strictObject(
+  {
+    email: z
+      .email("Enter a valid email address.")
+      .max(254, "Use at most 254 characters for the email.")
+      .meta({ example: "sam@example.com" }),
+    role,
+  },
+  { error: "Send { email, role }." },
+);
+
+export const invitationPreviewResponse = z
+  .object({
+    brandName: z.string().meta({ example: "Northwind Coffee" }),
+    email: z.string().meta({ example: "sam@example.com" }),
+    role,
+    invitedBy: z.string().nullable().meta({ example: "Maria" }),
+    expiresAt: isoDateTime.meta({ example: "2025-05-08T09:30:00.000Z" }),
+  })
+  .meta({ id: "InvitationPreview" });
+
+export const acceptInvitationResponse = z
+  .object({ brandId: idOf("brd"), role })
+  .meta({ id: "AcceptedInvitation" });
+
+export const deleteAccountBody = z.strictObject(
+  { password: signUpBody.shape.password.describe("The account's password, to confirm.") },
+  { error: "Send { password }." },
+);
+
+const brandParams = z.object({ brandId: idOf("brd") });
+
+export const listMembers = defineOperation({
+  ...ROUTES.listMembers,
+  title: "List members",
+  auth: "bearer",
+  permission: "brand.read",
+  summary: "Lists the brand's members and their roles.",
+  pathParams: brandParams,
+  responses: { 200: { description: "The members.", schema: memberListResponse } },
+  errors: ["unauthorized", "not_found", "service_unavailable", "internal_error"],
+});
+
+export const updateMember = defineOperation({
+  ...ROUTES.updateMember,
+  title: "Change member role",
+  auth: "bearer",
+  permission: "member.manage",
+  summary: "Changes a member's role. A brand always keeps at least one owner.",
+  pathParams: memberParams,
+  body: updateMemberBody,
+  responses: { 200: { description: "The member with the new role.", schema: memberResponse } },
+  errors: [
+    "invalid_request",
+    "unauthorized",
+    "not_found",
+    "forbidden",
+    "last_owner",
+    "payload_too_large",
+    "service_unavailable",
+    "internal_error",
+  ],
+});
+
+export const removeMember = defineOperation({
+  ...ROUTES.removeMember,
+  title: "Remove member",
+  auth: "bearer",
+  permission: "member.manage",
+  summary: "Removes a member from the brand; their next request on any server answers 404 for it.",
+  pathParams: memberParams,
+  responses: { 204: { description: "The member is removed." } },
+  errors: ["unauthorized", "not_found", "forbidden", "last_owner", "service_unavailable", "internal_error"],
+});
+
+export const listInvitations = defineOperation({
+  ...ROUTES.listInvitations,
+  title: "List invitations",
+  auth: "bearer",
+  permission: "member.manage",
+  summary: "Lists the brand's invitations (never their links).",
+  pathParams: brandParams,
+  responses: { 200: { description: "The invitations.", schema: invitationListResponse } },
+  errors: ["unauthorized", "not_found", "forbidden", "service_unavailable", "internal_error"],
+});
+
+export const createInvitation = defineOperation({
+  ...ROUTES.createInvitation,
+  title: "Invite member",
+  auth: "bearer",
+  permission: "member.manage",
+  summary: `Invites someone by email with a role: a single-use link that expires after ${INVITATION_TTL_DAYS} days, emailed when SMTP_URL is set.`,
+  pathParams: brandParams,
+  body: createInvitationBody,
+  responses: { 201: { description: "The invitation and its link.", schema: invitationLinkResponse } },
+  errors: [
+    "invalid_request",
+    "unauthorized",
+    "not_found",
+    "forbidden",
+    "payload_too_large",
+    "service_unavailable",
+    "internal_error",
+  ],
+});
+
+export const resendInvitation = defineOperation({
+  ...ROUTES.resendInvitation,
+  title: "Resend invitation",
+  auth: "bearer",
+  permission: "member.manage",
+  summary:
+    "Issues a new link for a pending or expired invitation (the old link stops working) and sends it again.",
+  pathParams: invitationParams,
+  body: z.object({}).meta({ id: "ResendInvitationRequest" }),
+  responses: { 200: { description: "The invitation and its new link.", schema: invitationLinkResponse } },
+  errors: [
+    "unauthorized",
+    "not_found",
+    "forbidden",
+    "invitation_unavailable",
+    "payload_too_large",
+    "service_unavailable",
+    "internal_error",
+  ],
+});
+
+export const revokeInvitation = defineOperation({
+  ...ROUTES.revokeInvitation,
+  title: "Revoke invitation",
+  auth: "bearer",
+  permission: "member.manage",
+  summary: "Revokes an invitation; its link then says it was revoked.",
+  pathParams: invitationParams,
+  responses: { 200: { description: "The revoked invitation.", schema: invitationResponse } },
+  errors: ["unauthorized", "not_found", "forbidden", "service_unavailable", "internal_error"],
+});
+
+export const getInvitation = defineOperation({
+  ...ROUTES.getInvitation,
+  title: "Open invitation",
+  auth: "none",
+  summary: "What an invitation link offers: the brand, the role, who invited and until when.",
+  pathParams: invitationTokenParams,
+  responses: { 200: { description: "The invitation.", schema: invitationPreviewResponse } },
+  errors: ["not_found", "invitation_unavailable", "service_unavailable", "internal_error"],
+});
+
+export const acceptInvitation = defineOperation({
+  ...ROUTES.acceptInvitation,
+  title: "Accept invitation",
+  auth: "bearer",
+  summary: "Joins the brand with the invitation's role as the signed-in user; the link then stops working.",
+  pathParams: invitationTokenParams,
+  body: z.object({}).meta({ id: "AcceptInvitationRequest" }),
+  responses: { 200: { description: "The membership.", schema: acceptInvitationResponse } },
+  errors: [
+    "unauthorized",
+    "not_found",
+    "invitation_unavailable",
+    "payload_too_large",
+    "service_unavailable",
+    "internal_error",
+  ],
+});
+
+export const deleteAccount = defineOperation({
+  ...ROUTES.deleteAccount,
+  title: "Delete account",
+  auth: "bearer",
+  summary:
+    "Deletes the caller's account, with its password; its API keys and tokens stop at once. Refused while it is a brand's last owner.",
+  body: deleteAccountBody,
+  responses: { 204: { description: "The account is deleted." } },
+  errors: [
+    "invalid_request",
+    "unauthorized",
+    "last_owner",
+    "payload_too_large",
+    "service_unavailable",
+    "internal_error",
+  ],
+});
+
+export type MemberResponse = z.infer<typeof memberResponse>;
+export type InvitationResponse = z.infer<typeof invitationResponse>;
+export type InvitationLinkResponse = z.infer<typeof invitationLinkResponse>;

@@ -1,0 +1,55 @@
+import { ApiError } from "@/lib/api/api-error";
+import type { PostStatus } from "@/lib/contracts/enums";
+
+/**
+ * The post's approval state machine (DESIGN §10), in one place for the review operations, the editor and
+ * publishing:
+ *
+ *   draft ──submit──▶ in_review ──approve──▶ approved ──schedule──▶ scheduled ──▶ published
+ *     ▲                   │
+ *     └─request changes───┘            editing an approved or scheduled post ──▶ in_review (approval on)
+ *                                                                            └──▶ draft (approval off)
+ */
+export type ReviewAction = "submit" | "approve" | "request_changes";
+
+const FROM: Record<ReviewAction, PostStatus[]> = {
+  submit: ["draft"],
+  approve: ["in_review"],
+  request_changes: ["in_review"],
+};
+const TO: Record<ReviewAction, PostStatus> = {
+  submit: "in_review",
+  approve: "approved",
+  request_changes: "draft",
+};
+
+/** The status after `action`, or 409 invalid transition as `post_not_approved`'s sibling `invalid_request`. */
+export function reviewTransition(status: PostStatus, action: ReviewAction): PostStatus {
+  if (!FROM[action].includes(status)) {
+    const message = `A post that is ${status.replace("_", " ")} cannot be ${
+      { submit: "submitted", approve: "approved", request_changes: "sent back for changes" }[action]
+    }.`;
+    throw new ApiError("invalid_request", message, { details: [{ path: "(request)", message }] });
+  }
+  return TO[action];
+}
+
+/** Editing content: an approved or scheduled post goes back to review (or to draft when approval is off). */
+export function statusAfterEdit(status: PostStatus, requiresApproval: boolean): PostStatus {
+  if (status === "approved" || status === "scheduled") return requiresApproval ? "in_review" : "draft";
+  return status;
+}
+
+/** Publishing and scheduling call this first: with approval on, only an approved post may go out. */
+export function assertPublishable(
+  { status }: { status: PostStatus },
+  { requiresApproval }: { requiresApproval: boolean },
+) {
+  if (!requiresApproval) return;
+  if (status === "approved" || status === "scheduled") return;
+  throw new ApiError(
+    "post_not_approved",
+    "This brand needs an owner's approval before a post is scheduled or published; submit it for review.",
+    { details: { status } },
+  );
+}

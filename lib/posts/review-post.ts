@@ -1,0 +1,88 @@
+import "server-only";
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { brandMembers, brands, posts } from "@/db/schema";
+import { recordActivity } from "@/lib/activity/record-activity";
+import { ApiError } from "@/lib/api/api-error";
+import type { Principal } from "@/lib/auth/authenticate";
+import { BRAND_ROLES } from "@/lib/contracts/enums";
+import { PERMISSIONS, roleRank } from "@/lib/contracts/permissions";
+import type { PostView } from "@/lib/contracts/posts";
+import { getPostForPrincipal } from "./get-post";
+import { type ReviewAction, reviewTransition } from "./post-state";
+import { toPostView } from "./post-view";
+
+const ACTIVITY = {
+  submit: "post.submitted",
+  approve: "post.approved",
+  request_changes: "post.changes_requested",
+} as const;
+
+/**
+ * Submit (editor), approve or request changes (owner): one locked read, the state machine's transition,
+ * and the activity entry, in one transaction.
+ */
+export async function reviewPost({
+  principal,
+  postId,
+  action,
+  comment,
+}: {
+  principal: Principal;
+  postId: string;
+  action: ReviewAction;
+  comment?: string;
+}): Promise<PostView> {
+  if (action === "request_changes" && !comment) {
+    const message = "Say what to change: a comment is required to request changes.";
+    throw new ApiError("invalid_request", message, { details: [{ path: "comment", message }] });
+  }
+  const db = await getDb();
+  const row = await db.transaction(async (tx) => {
+    const permission = action === "submit" ? "post.submit" : "post.approve";
+    const current = await getPostForPrincipal({ principal, postId, permission, tx, forUpdate: true });
+    const status = reviewTransition(current.status, action);
+    const now = new Date();
+    const [updated] = await tx
+      .update(posts)
+      .set({
+        status,
+        reviewAction:
+          action === "submit" ? "submitted" : action === "approve" ? "approved" : "changes_requested",
+        reviewedBy: principal.userId,
+        reviewedAt: now,
+        reviewComment: comment ?? null,
+        updatedAt: now,
+      })
+      .where(eq(posts.id, postId))
+      .returning();
+    await recordActivity(tx, {
+      brandId: current.brandId,
+      actorId: principal.userId,
+      action: ACTIVITY[action],
+      subjectType: "post",
+      subjectId: postId,
+      details: { from: current.status, to: status, ...(comment ? { comment } : {}) },
+    });
+    return updated;
+  });
+  return toPostView(row);
+}
+
+/** GET /api/reviews: posts in review on the brands where the caller's role may approve. */
+export async function listReviewQueue({ principal }: { principal: Principal }) {
+  const db = await getDb();
+  const approvers = BRAND_ROLES.filter((role) => roleRank(role) >= roleRank(PERMISSIONS["post.approve"]));
+  const rows = await db
+    .select({ post: posts })
+    .from(posts)
+    .innerJoin(brands, eq(brands.id, posts.brandId))
+    .innerJoin(
+      brandMembers,
+      and(eq(brandMembers.brandId, posts.brandId), eq(brandMembers.userId, principal.userId)),
+    )
+    .where(and(eq(posts.status, "in_review"), inArray(brandMembers.role, approvers)))
+    .orderBy(asc(posts.updatedAt))
+    .limit(100);
+  return { items: rows.map((row) => toPostView(row.post)) };
+}

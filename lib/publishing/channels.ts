@@ -1,0 +1,73 @@
+import "server-only";
+import { and, eq, inArray } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { brandMembers, type ChannelConnection, channelConnections, publications } from "@/db/schema";
+import { notFound } from "@/lib/api/api-error";
+import type { Principal } from "@/lib/auth/authenticate";
+import { requireBrandPermission } from "@/lib/brands/brand-access";
+import type { Permission } from "@/lib/contracts/permissions";
+import { log } from "@/lib/log";
+import { decryptSecret } from "@/lib/security/encrypt-secret";
+import { toChannelView } from "./channel-view";
+
+export async function listChannels({ principal, brandId }: { principal: Principal; brandId: string }) {
+  await requireBrandPermission({ principal, brandId, permission: "brand.read" });
+  const db = await getDb();
+  const rows = await db
+    .select()
+    .from(channelConnections)
+    .where(eq(channelConnections.brandId, brandId))
+    .orderBy(channelConnections.createdAt, channelConnections.id);
+  return { items: rows.map(toChannelView) };
+}
+
+/** A connection of a brand the principal belongs to (404 otherwise), with the role checked for `permission`. */
+export async function getChannelForPrincipal({
+  principal,
+  channelId,
+  permission,
+}: {
+  principal: Principal;
+  channelId: string;
+  permission: Permission;
+}): Promise<ChannelConnection> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ channel: channelConnections })
+    .from(channelConnections)
+    .innerJoin(
+      brandMembers,
+      and(eq(brandMembers.brandId, channelConnections.brandId), eq(brandMembers.userId, principal.userId)),
+    )
+    .where(eq(channelConnections.id, channelId));
+  if (!row) throw notFound("Channel");
+  await requireBrandPermission({ principal, brandId: row.channel.brandId, permission });
+  return row.channel;
+}
+
+/** DELETE /api/channels/{channelId}: its scheduled publications are canceled, then the row (and token) goes. */
+export async function disconnectChannel({
+  principal,
+  channelId,
+}: {
+  principal: Principal;
+  channelId: string;
+}) {
+  const channel = await getChannelForPrincipal({ principal, channelId, permission: "channel.manage" });
+  const db = await getDb();
+  const now = new Date();
+  await db.transaction(async (tx) => {
+    await tx
+      .update(publications)
+      .set({ status: "canceled", finishedAt: now, updatedAt: now })
+      .where(and(eq(publications.channelId, channelId), inArray(publications.status, ["scheduled"])));
+    await tx.delete(channelConnections).where(eq(channelConnections.id, channelId));
+  });
+  log.info("channel_disconnected", { channelId, brandId: channel.brandId });
+}
+
+export type ChannelCredentials = { botToken: string };
+
+export function channelCredentials(row: ChannelConnection): ChannelCredentials {
+  return JSON.parse(decryptSecret(row.credentials, row.id)) as ChannelCredentials;
+}

@@ -1,0 +1,129 @@
+import "server-only";
+import { eq } from "drizzle-orm";
+import type { PgBoss } from "pg-boss";
+import { getDb } from "@/db/client";
+import { posts, publications } from "@/db/schema";
+import { ApiError, notFound } from "@/lib/api/api-error";
+import type { Principal } from "@/lib/auth/authenticate";
+import { requireBrandPermission } from "@/lib/brands/brand-access";
+import type { CreatePublicationInput } from "@/lib/contracts/publishing";
+import { newId } from "@/lib/ids";
+import { log } from "@/lib/log";
+import { getPostForPrincipal } from "@/lib/posts/get-post";
+import { getQueue } from "@/lib/queue/boss";
+import { getChannelForPrincipal } from "./channels";
+import { settlePostStatus } from "./post-status";
+import { enqueuePublication, ensurePublishQueue } from "./publication-queue";
+import { publishRuleViolation } from "./publish-rules";
+
+const QUEUE_OPEN_TIMEOUT_MS = 3000;
+/** Post statuses that are past approval (a brand that requires it may publish them). */
+export const APPROVED_STATUSES = ["approved", "scheduled", "published"] as const;
+
+export function notApproved(status: string) {
+  return new ApiError(
+    "post_not_approved",
+    `This brand requires approval before publishing, and the post is ${status.replace("_", " ")}. An owner approves it first.`,
+    { details: { status } },
+  );
+}
+
+async function openQueue(): Promise<PgBoss> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      (async () => {
+        const boss = await getQueue();
+        await ensurePublishQueue(boss);
+        return boss;
+      })(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error("The queue did not answer in time.")),
+          QUEUE_OPEN_TIMEOUT_MS,
+        );
+      }),
+    ]);
+  } catch (error) {
+    log.error("publish_queue_unavailable", { error });
+    throw new ApiError(
+      "provider_unavailable",
+      "The job queue cannot take publications right now; try again shortly.",
+    );
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * POST /api/posts/{postId}/publications. Order: the post (404), the role, the channel (404, reconnect),
+ * approval (409), the channel's rules (422); then the row and its queue entry are committed together and
+ * the post moves to `scheduled`.
+ */
+export async function createPublication({
+  principal,
+  postId,
+  input,
+}: {
+  principal: Principal;
+  postId: string;
+  input: CreatePublicationInput;
+}) {
+  const post = await getPostForPrincipal({ principal, postId, permission: "publication.create" });
+  const { brand } = await requireBrandPermission({
+    principal,
+    brandId: post.brandId,
+    permission: "publication.create",
+  });
+  const channel = await getChannelForPrincipal({
+    principal,
+    channelId: input.channelId,
+    permission: "publication.create",
+  });
+  if (channel.brandId !== post.brandId) throw notFound("Channel");
+  if (channel.status === "needs_reconnect") {
+    throw new ApiError(
+      "channel_reauth_required",
+      `${channel.accountName} refused the stored token; an owner must reconnect it before publishing.`,
+    );
+  }
+  if (brand.requiresApproval && !(APPROVED_STATUSES as readonly string[]).includes(post.status)) {
+    throw notApproved(post.status);
+  }
+  const violation = publishRuleViolation(channel.channel, post);
+  if (violation) {
+    const { message, ...details } = violation;
+    throw new ApiError("publish_rule_violation", message, { details });
+  }
+
+  const now = new Date();
+  const requested = input.publishAt ? new Date(input.publishAt) : now;
+  const publishAt = requested > now ? requested : now;
+  const boss = await openQueue();
+  const id = newId("pub");
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    await tx.insert(publications).values({
+      id,
+      brandId: post.brandId,
+      postId: post.id,
+      channelId: channel.id,
+      channel: channel.channel,
+      createdBy: principal.userId,
+      status: "scheduled",
+      publishAt,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await enqueuePublication({ boss, tx, publicationId: id, startAfter: publishAt });
+    await tx.select({ id: posts.id }).from(posts).where(eq(posts.id, post.id)).for("update");
+    await settlePostStatus(post.id, tx);
+  });
+  log.info("publication_created", {
+    publicationId: id,
+    postId,
+    channelId: channel.id,
+    publishAt: publishAt.toISOString(),
+  });
+  return { publicationId: id, status: "scheduled" as const };
+}

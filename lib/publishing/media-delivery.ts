@@ -1,0 +1,56 @@
+import "server-only";
+import { isIP } from "node:net";
+import { buffer } from "node:stream/consumers";
+import { getEnv } from "@/lib/config";
+import { getMediaStorage, storedMediaKey } from "@/lib/media/storage";
+
+/** True when a URL's host is one a platform on the internet could reach (not localhost or a private range). */
+export function isPublicUrl(value: string | undefined | null): boolean {
+  if (!value) return false;
+  let host: string;
+  try {
+    host = new URL(value).hostname.replace(/^\[|\]$/g, "");
+  } catch {
+    return false;
+  }
+  if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local")) return false;
+  if (isIP(host) === 4) {
+    const [a, b] = host.split(".").map(Number);
+    return !(
+      a === 10 ||
+      a === 127 ||
+      a === 0 ||
+      (a === 169 && b === 254) ||
+      (a === 172 && b >= 16 && b <= 31) ||
+      (a === 192 && b === 168) ||
+      (a === 100 && b >= 64 && b <= 127)
+    );
+  }
+  if (isIP(host) === 6) return !(host === "::1" || /^f[cd]/i.test(host) || /^fe80/i.test(host));
+  return host.includes(".");
+}
+
+/** How media reaches platforms that can fetch by URL: only when APP_URL is a public address. */
+export const mediaDeliveryMode = (): "url" | "upload" => (isPublicUrl(getEnv().APP_URL) ? "url" : "upload");
+
+export type MediaPayload = { kind: "url"; url: string } | { kind: "upload"; bytes: Buffer; filename: string };
+
+/**
+ * A post's video as a platform gets it. A video in our media store goes by a freshly signed URL when the
+ * platform can fetch it (APP_URL public, or a public S3 URL), else as bytes to upload. A video the user
+ * linked from elsewhere (an absolute URL) goes by that URL.
+ */
+export async function videoPayload(videoUrl: string): Promise<MediaPayload> {
+  const path = videoUrl.startsWith("/") ? videoUrl.split("?")[0] : null;
+  const key = path?.startsWith("/media/") ? storedMediaKey(path) : null;
+  if (!key) {
+    if (/^https?:\/\//i.test(videoUrl)) return { kind: "url", url: videoUrl };
+    throw new Error("The post's video is not a media file of this site or an http(s) URL.");
+  }
+  const storage = getMediaStorage();
+  const signed = await storage.signedUrl(key);
+  const absolute = /^https?:\/\//i.test(signed) ? signed : `${getEnv().APP_URL ?? ""}${signed}`;
+  if (isPublicUrl(absolute)) return { kind: "url", url: absolute };
+  const bytes = await buffer(await storage.read(key));
+  return { kind: "upload", bytes, filename: key.split("/").pop() ?? "video.mp4" };
+}

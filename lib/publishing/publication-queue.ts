@@ -1,0 +1,65 @@
+import { sql } from "drizzle-orm";
+import type { DrizzleTransactionLike, PgBoss, Db as QueueDb } from "pg-boss";
+import type { Tx } from "@/db/client";
+
+/** One pg-boss job per attempt to run a publication (the first, each retry, each sweep). */
+export const PUBLISH_QUEUE = "publish";
+
+export type PublishJobData = { publicationId: string };
+
+const PUBLISH_QUEUE_OPTIONS = {
+  // The handler never throws for a platform's answer (it schedules its own retries, honouring
+  // retry_after); pg-boss retries only a handler that died, and the row decides what such a retry may do.
+  retryLimit: 3,
+  retryDelay: 2,
+  retryBackoff: true,
+  heartbeatSeconds: 10,
+  expireInSeconds: 15 * 60,
+  notify: true,
+} as const;
+
+const globalForPublishQueue = globalThis as unknown as {
+  brandStudioPublishQueue?: WeakMap<PgBoss, Promise<void>>;
+};
+
+async function createPublishQueue(boss: PgBoss) {
+  if (await boss.getQueue(PUBLISH_QUEUE)) await boss.updateQueue(PUBLISH_QUEUE, PUBLISH_QUEUE_OPTIONS);
+  else await boss.createQueue(PUBLISH_QUEUE, PUBLISH_QUEUE_OPTIONS);
+  // Fills pg-boss's queue cache before any transaction (see ensureVideoQueues).
+  await boss.findJobs(PUBLISH_QUEUE, { id: "00000000-0000-0000-0000-000000000000" });
+}
+
+export function ensurePublishQueue(boss: PgBoss): Promise<void> {
+  globalForPublishQueue.brandStudioPublishQueue ??= new WeakMap();
+  const known = globalForPublishQueue.brandStudioPublishQueue;
+  let ready = known.get(boss);
+  if (!ready) {
+    ready = createPublishQueue(boss);
+    ready.catch(() => known.delete(boss));
+    known.set(boss, ready);
+  }
+  return ready;
+}
+
+/** Queues a run of the publication at `startAfter`, inside `tx` when given (committed with the row). */
+export async function enqueuePublication({
+  boss,
+  tx,
+  publicationId,
+  startAfter,
+}: {
+  boss: PgBoss;
+  tx?: Tx;
+  publicationId: string;
+  startAfter: Date;
+}) {
+  const data: PublishJobData = { publicationId };
+  let db: QueueDb | undefined;
+  if (tx) {
+    const { fromDrizzle } = await import("pg-boss");
+    db = fromDrizzle(tx as unknown as DrizzleTransactionLike, sql);
+  }
+  const sent = await boss.send(PUBLISH_QUEUE, data, { startAfter, ...(db ? { db } : {}) });
+  if (!sent) throw new Error("The queue did not accept the publication.");
+  return sent;
+}

@@ -1,0 +1,32 @@
+import type { Publication } from "@/db/schema";
+import type { ErrorCode } from "@/lib/api/error-codes";
+import type { PublicationView } from "@/lib/contracts/publishing";
+
+const iso = (value: Date | null) => (value ? value.toISOString() : null);
+
+export function toPublicationView(row: Publication): PublicationView {
+  return {
+    publicationId: row.id,
+    postId: row.postId,
+    brandId: row.brandId,
+    channelId: row.channelId,
+    channel: row.channel,
+    status: row.status,
+    publishAt: row.publishAt.toISOString(),
+    startedAt: iso(row.startedAt),
+    publishedAt: iso(row.publishedAt),
+    finishedAt: iso(row.finishedAt),
+    externalId: row.externalId,
+    permalink: row.permalink,
+    error:
+      row.status === "failed" && row.errorCode
+        ? {
+            code: row.errorCode as ErrorCode,
+            message: row.errorMessage ?? "",
+            retryable: row.errorRetryable ?? false,
+          }
+        : null,
+    attempts: row.attempts,
+    createdAt: row.createdAt.toISOString(),
+  };
+}

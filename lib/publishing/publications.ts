@@ -1,0 +1,106 @@
+import "server-only";
+import { and, asc, eq, gte, lt } from "drizzle-orm";
+import type { z } from "zod";
+import { getDb } from "@/db/client";
+import { brandMembers, type Publication, publications } from "@/db/schema";
+import { ApiError, notFound } from "@/lib/api/api-error";
+import type { Principal } from "@/lib/auth/authenticate";
+import { requireBrandPermission } from "@/lib/brands/brand-access";
+import type { listPublicationsQuery } from "@/lib/contracts/publishing";
+import { log } from "@/lib/log";
+import { settlePostStatus } from "./post-status";
+import { toPublicationView } from "./publication-view";
+
+const DAY_MS = 86_400_000;
+
+export async function getPublicationRow({
+  principal,
+  publicationId,
+}: {
+  principal: Principal;
+  publicationId: string;
+}): Promise<Publication> {
+  const db = await getDb();
+  const [row] = await db
+    .select({ publication: publications })
+    .from(publications)
+    .innerJoin(
+      brandMembers,
+      and(eq(brandMembers.brandId, publications.brandId), eq(brandMembers.userId, principal.userId)),
+    )
+    .where(eq(publications.id, publicationId));
+  if (!row) throw notFound("Publication");
+  return row.publication;
+}
+
+export async function getPublication(args: { principal: Principal; publicationId: string }) {
+  const row = await getPublicationRow(args);
+  await requireBrandPermission({
+    principal: args.principal,
+    brandId: row.brandId,
+    permission: "publication.read",
+  });
+  return toPublicationView(row);
+}
+
+export async function listPublications({
+  principal,
+  query,
+}: {
+  principal: Principal;
+  query: z.output<typeof listPublicationsQuery>;
+}) {
+  await requireBrandPermission({ principal, brandId: query.brandId, permission: "publication.read" });
+  const from = query.from ? new Date(query.from) : new Date(Date.now() - 31 * DAY_MS);
+  const to = query.to ? new Date(query.to) : new Date(from.getTime() + 31 * DAY_MS);
+  const db = await getDb();
+  const rows = await db
+    .select()
+    .from(publications)
+    .where(
+      and(
+        eq(publications.brandId, query.brandId),
+        gte(publications.publishAt, from),
+        lt(publications.publishAt, to),
+        query.postId ? eq(publications.postId, query.postId) : undefined,
+      ),
+    )
+    .orderBy(asc(publications.publishAt), asc(publications.id))
+    .limit(1000);
+  return { items: rows.map(toPublicationView) };
+}
+
+/** DELETE /api/publications/{id}: only a scheduled one; the row decides (a run that claimed it first wins). */
+export async function cancelPublication({
+  principal,
+  publicationId,
+}: {
+  principal: Principal;
+  publicationId: string;
+}) {
+  const row = await getPublicationRow({ principal, publicationId });
+  await requireBrandPermission({ principal, brandId: row.brandId, permission: "publication.cancel" });
+  if (row.status === "canceled") return toPublicationView(row);
+  const db = await getDb();
+  const now = new Date();
+  const canceled = await db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(publications)
+      .set({ status: "canceled", finishedAt: now, updatedAt: now })
+      .where(and(eq(publications.id, publicationId), eq(publications.status, "scheduled")))
+      .returning();
+    if (updated) await settlePostStatus(updated.postId, tx);
+    return updated;
+  });
+  if (!canceled) {
+    const current = await getPublicationRow({ principal, publicationId });
+    if (current.status === "canceled") return toPublicationView(current);
+    throw new ApiError(
+      "publication_not_cancelable",
+      `This publication is already ${current.status}; only a scheduled one can be canceled.`,
+      { details: { status: current.status } },
+    );
+  }
+  log.info("publication_canceled", { publicationId });
+  return toPublicationView(canceled);
+}

@@ -1,0 +1,381 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { and, eq, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
+import type { PgBoss } from "pg-boss";
+import { getDb } from "@/db/client";
+import { brands, channelConnections, type Publication, posts, publications } from "@/db/schema";
+import type { ErrorCode } from "@/lib/api/error-codes";
+import { ERROR_CODES } from "@/lib/api/error-codes";
+import { getEnv } from "@/lib/config";
+import { log } from "@/lib/log";
+import { channelCredentials } from "./channels";
+import { APPROVED_STATUSES } from "./create-publication";
+import { emitPublicationEvent } from "./emit-publication-event";
+import { videoPayload } from "./media-delivery";
+import { settlePostStatus } from "./post-status";
+import { enqueuePublication } from "./publication-queue";
+import { publishedText, publishRuleViolation } from "./publish-rules";
+import { callTelegram, TelegramError, type TelegramMessage, telegramPermalink } from "./telegram";
+
+/** Calls to the platform in all (the first and the retries) before a transient failure is final. */
+export const PUBLISH_MAX_ATTEMPTS = 5;
+/** A run that was due this long ago and never started, or a retry this late, is queued again by the sweep. */
+const REQUEUE_AFTER_MS = 60_000;
+
+const leaseMs = () => getEnv().PUBLISH_TIMEOUT_MS + 5000;
+
+/** Backoff for a transient failure: the platform's retry_after, else 2, 4, 8, … s (±20 %), at most 5 min. */
+export function retryDelaySeconds(attempt: number, retryAfter: number | null) {
+  if (retryAfter && retryAfter > 0) return Math.min(retryAfter, 3600);
+  const base = Math.min(300, 2 ** attempt);
+  return Math.max(1, Math.round(base * (0.8 + Math.random() * 0.4)));
+}
+
+async function finish(
+  row: Publication,
+  claimToken: string | null,
+  fields: Partial<Publication> & { status: "published" | "failed" },
+) {
+  const db = await getDb();
+  const now = new Date();
+  const done = await db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(publications)
+      .set({ ...fields, claimToken: null, leaseUntil: null, finishedAt: now, updatedAt: now })
+      .where(
+        and(
+          eq(publications.id, row.id),
+          eq(publications.status, "publishing"),
+          claimToken ? eq(publications.claimToken, claimToken) : undefined,
+        ),
+      )
+      .returning();
+    if (updated) await settlePostStatus(updated.postId, tx);
+    return updated;
+  });
+  if (!done) return;
+  log.info(fields.status === "published" ? "publication_published" : "publication_failed", {
+    publicationId: row.id,
+    code: fields.errorCode,
+    attempts: done.attempts,
+  });
+  await emitPublicationEvent(row.id);
+}
+
+const fail = (
+  row: Publication,
+  claimToken: string | null,
+  code: ErrorCode,
+  message: string,
+  retryable?: boolean,
+) =>
+  finish(row, claimToken, {
+    status: "failed",
+    errorCode: code,
+    errorMessage: message,
+    errorRetryable: retryable ?? ERROR_CODES[code].retryable,
+  });
+
+/** Takes the row for this run: due and scheduled, or publishing with no platform call in flight and no live owner. */
+async function claim(publicationId: string) {
+  const db = await getDb();
+  const now = new Date();
+  const token = randomUUID();
+  const [row] = await db
+    .update(publications)
+    .set({
+      status: "publishing",
+      claimToken: token,
+      leaseUntil: new Date(now.getTime() + leaseMs()),
+      nextAttemptAt: null,
+      startedAt: sql`coalesce(${publications.startedAt}, now())`,
+      updatedAt: now,
+    })
+    .where(
+      and(
+        eq(publications.id, publicationId),
+        or(
+          and(
+            eq(publications.status, "scheduled"),
+            lte(publications.publishAt, new Date(now.getTime() + 2000)),
+          ),
+          and(
+            eq(publications.status, "publishing"),
+            isNull(publications.callStartedAt),
+            or(isNull(publications.leaseUntil), lt(publications.leaseUntil, now)),
+          ),
+        ),
+      ),
+    )
+    .returning();
+  return row ? { row, token } : null;
+}
+
+const OUTCOME_UNKNOWN =
+  "The worker stopped after sending the post to the platform and before it saved the answer, so it may or may not have been published. It is not sent again on its own: check the channel, then publish again if it is missing.";
+
+/**
+ * One run of a publication (a pg-boss job). Never sends twice: the call is marked started (and committed)
+ * before the platform is called, and only a claim whose row has no started call may send.
+ */
+export async function runPublication(publicationId: string, boss: PgBoss) {
+  const claimed = await claim(publicationId);
+  if (!claimed) {
+    // Not ours to run: done, canceled, not yet due (rescheduled), owned by a live run, or left mid-call
+    // by a run that died; the last ends `publish_outcome_unknown` (the sweep does the same).
+    await settleAbandonedCall(publicationId);
+    return;
+  }
+  const { row, token } = claimed;
+  const db = await getDb();
+  const [context] = await db
+    .select({ post: posts, channel: channelConnections, requiresApproval: brands.requiresApproval })
+    .from(publications)
+    .innerJoin(posts, eq(posts.id, publications.postId))
+    .innerJoin(brands, eq(brands.id, publications.brandId))
+    .leftJoin(channelConnections, eq(channelConnections.id, publications.channelId))
+    .where(eq(publications.id, row.id));
+  if (!context) return;
+  const { post, channel } = context;
+  if (!channel)
+    return fail(row, token, "not_found", "The channel was disconnected before the post was published.");
+  if (channel.status === "needs_reconnect") {
+    return fail(
+      row,
+      token,
+      "channel_reauth_required",
+      `${channel.accountName} needs reconnecting: the platform refused its token.`,
+    );
+  }
+  if (context.requiresApproval && !(APPROVED_STATUSES as readonly string[]).includes(post.status)) {
+    return fail(
+      row,
+      token,
+      "post_not_approved",
+      `The brand requires approval and the post is ${post.status} now.`,
+    );
+  }
+  const violation = publishRuleViolation(channel.channel, post);
+  if (violation) return fail(row, token, "publish_rule_violation", violation.message);
+
+  let botToken: string;
+  let media: Awaited<ReturnType<typeof videoPayload>> | null = null;
+  try {
+    botToken = channelCredentials(channel).botToken;
+  } catch {
+    await markNeedsReconnect(
+      channel.id,
+      "The stored token cannot be read (the encryption key changed). Reconnect the channel.",
+    );
+    return fail(
+      row,
+      token,
+      "channel_reauth_required",
+      "The stored token cannot be read; reconnect the channel.",
+    );
+  }
+  try {
+    if (post.videoUrl) media = await videoPayload(post.videoUrl);
+  } catch (error) {
+    return fail(
+      row,
+      token,
+      "internal_error",
+      `The post's video could not be read: ${(error as Error).message}`,
+      false,
+    );
+  }
+
+  // The point of no return: from here the row says a call may have happened.
+  const [started] = await db
+    .update(publications)
+    .set({ callStartedAt: new Date(), attempts: sql`${publications.attempts} + 1`, updatedAt: new Date() })
+    .where(
+      and(
+        eq(publications.id, row.id),
+        eq(publications.claimToken, token),
+        isNull(publications.callStartedAt),
+      ),
+    )
+    .returning();
+  if (!started) return;
+
+  const text = publishedText(post);
+  try {
+    let message: TelegramMessage;
+    if (!media) {
+      message = await callTelegram<TelegramMessage>(botToken, "sendMessage", {
+        chat_id: channel.externalId,
+        text,
+      });
+    } else if (media.kind === "url") {
+      message = await callTelegram<TelegramMessage>(botToken, "sendVideo", {
+        chat_id: channel.externalId,
+        video: media.url,
+        caption: text,
+        supports_streaming: true,
+      });
+    } else {
+      const form = new FormData();
+      form.set("chat_id", channel.externalId);
+      form.set("caption", text);
+      form.set("supports_streaming", "true");
+      form.set("video", new Blob([new Uint8Array(media.bytes)], { type: "video/mp4" }), media.filename);
+      message = await callTelegram<TelegramMessage>(botToken, "sendVideo", form);
+    }
+    return finish(started, token, {
+      status: "published",
+      externalId: String(message.message_id),
+      permalink: telegramPermalink(message.chat, message.message_id),
+      publishedAt: new Date(message.date ? message.date * 1000 : Date.now()),
+    });
+  } catch (error) {
+    if (!(error instanceof TelegramError)) {
+      log.error("publication_call_failed", { publicationId: row.id, error });
+      return fail(started, token, "publish_outcome_unknown", OUTCOME_UNKNOWN);
+    }
+    log.warn("publication_platform_error", {
+      publicationId: row.id,
+      kind: error.kind,
+      status: error.status,
+      message: error.message,
+      attempt: started.attempts,
+    });
+    switch (error.kind) {
+      case "unknown":
+        return fail(started, token, "publish_outcome_unknown", `${error.message} ${OUTCOME_UNKNOWN}`);
+      case "unauthorized":
+        await markNeedsReconnect(channel.id, `Telegram refused the bot token: ${error.message}`);
+        return fail(
+          started,
+          token,
+          "channel_reauth_required",
+          `Telegram refused the bot token (${error.message}). Reconnect the channel.`,
+        );
+      case "rejected":
+        if (error.status === 403) {
+          await markNeedsReconnect(channel.id, `Telegram refused to post: ${error.message}`);
+          return fail(
+            started,
+            token,
+            "channel_reauth_required",
+            `Telegram refused to post (${error.message}). Check the bot is still an administrator, then reconnect.`,
+          );
+        }
+        return fail(started, token, "publish_rule_violation", `Telegram refused the post: ${error.message}`);
+      default: {
+        // transient or not_sent: nothing was posted, so the call is "not started" again and may retry.
+        const code: ErrorCode = error.status === 429 ? "rate_limited" : "provider_unavailable";
+        if (started.attempts >= PUBLISH_MAX_ATTEMPTS) {
+          await db.update(publications).set({ callStartedAt: null }).where(eq(publications.id, row.id));
+          return fail(
+            started,
+            token,
+            code,
+            `Telegram kept failing after ${started.attempts} attempts: ${error.message}`,
+            true,
+          );
+        }
+        const delay = retryDelaySeconds(started.attempts, error.retryAfterSeconds);
+        const nextAttemptAt = new Date(Date.now() + delay * 1000);
+        const [released] = await db
+          .update(publications)
+          .set({
+            callStartedAt: null,
+            claimToken: null,
+            leaseUntil: null,
+            nextAttemptAt,
+            updatedAt: new Date(),
+          })
+          .where(and(eq(publications.id, row.id), eq(publications.claimToken, token)))
+          .returning();
+        if (released) await enqueuePublication({ boss, publicationId: row.id, startAfter: nextAttemptAt });
+        log.info("publication_retry_scheduled", {
+          publicationId: row.id,
+          delaySeconds: delay,
+          attempt: started.attempts,
+        });
+      }
+    }
+  }
+}
+
+async function markNeedsReconnect(channelId: string, message: string) {
+  const db = await getDb();
+  await db
+    .update(channelConnections)
+    .set({ status: "needs_reconnect", statusMessage: message, updatedAt: new Date() })
+    .where(eq(channelConnections.id, channelId));
+}
+
+/** A row left `publishing` mid-call by a run whose lease ran out: failed `publish_outcome_unknown`. */
+async function settleAbandonedCall(publicationId: string) {
+  const db = await getDb();
+  const [row] = await db
+    .select()
+    .from(publications)
+    .where(
+      and(
+        eq(publications.id, publicationId),
+        eq(publications.status, "publishing"),
+        isNotNull(publications.callStartedAt),
+        lt(publications.leaseUntil, new Date()),
+      ),
+    );
+  if (row) await fail(row, row.claimToken, "publish_outcome_unknown", OUTCOME_UNKNOWN);
+}
+
+/**
+ * The sweep (every PUBLISH_SWEEP_INTERVAL_SECONDS in each worker): publications a dead worker left behind.
+ * Mid-call (call started, lease over) → failed `publish_outcome_unknown`, never re-sent. No call started and
+ * no live owner, or due long ago and never run → queued again.
+ */
+export async function sweepPublications(boss: PgBoss) {
+  const db = await getDb();
+  const now = new Date();
+  const stale = new Date(now.getTime() - REQUEUE_AFTER_MS);
+  const abandoned = await db
+    .select()
+    .from(publications)
+    .where(
+      and(
+        eq(publications.status, "publishing"),
+        isNotNull(publications.callStartedAt),
+        lt(publications.leaseUntil, now),
+      ),
+    )
+    .limit(100);
+  for (const row of abandoned) {
+    await fail(row, row.claimToken, "publish_outcome_unknown", OUTCOME_UNKNOWN);
+  }
+  const idle = await db
+    .update(publications)
+    .set({ nextAttemptAt: now })
+    .where(
+      and(
+        isNull(publications.callStartedAt),
+        or(
+          and(
+            eq(publications.status, "publishing"),
+            or(
+              lt(publications.leaseUntil, now),
+              and(
+                isNull(publications.leaseUntil),
+                or(isNull(publications.nextAttemptAt), lt(publications.nextAttemptAt, stale)),
+              ),
+            ),
+          ),
+          and(
+            eq(publications.status, "scheduled"),
+            lt(publications.publishAt, stale),
+            or(isNull(publications.nextAttemptAt), lt(publications.nextAttemptAt, stale)),
+          ),
+        ),
+      ),
+    )
+    .returning({ id: publications.id });
+  for (const { id } of idle) await enqueuePublication({ boss, publicationId: id, startAfter: now });
+  if (abandoned.length + idle.length > 0) {
+    log.info("publication_sweep", { outcomeUnknown: abandoned.length, requeued: idle.length });
+  }
+}

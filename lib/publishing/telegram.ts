@@ -1,0 +1,102 @@
+import "server-only";
+import { getEnv } from "@/lib/config";
+
+/**
+ * The Telegram Bot API (https://core.telegram.org/bots/api), the few methods publishing needs. Every call
+ * is `POST {TELEGRAM_API_BASE_URL}/bot<token>/<method>`; answers are `{ok: true, result}` or
+ * `{ok: false, error_code, description, parameters?: {retry_after}}`. The token is part of the URL, so no
+ * URL of a call is ever logged or put in an error message.
+ */
+
+export type TelegramUser = { id: number; is_bot: boolean; first_name: string; username?: string };
+export type TelegramChat = { id: number; type: string; title?: string; username?: string };
+export type TelegramChatMember = {
+  status: "creator" | "administrator" | "member" | "restricted" | "left" | "kicked";
+  user: TelegramUser;
+  can_post_messages?: boolean;
+};
+export type TelegramMessage = { message_id: number; date: number; chat: TelegramChat };
+
+/**
+ * Why a call failed, in the terms publishing acts on:
+ * - `rejected`: the platform answered and did not post (400, 403, 404, …);
+ * - `unauthorized`: 401, the token is revoked or wrong;
+ * - `transient`: 429 or 5xx, nothing was posted, try again (after `retryAfterSeconds` when given);
+ * - `not_sent`: the request never reached the platform (connection refused, DNS);
+ * - `unknown`: the request may have reached it and no answer came (timeout, connection cut).
+ */
+export type TelegramFailureKind = "rejected" | "unauthorized" | "transient" | "not_sent" | "unknown";
+
+export class TelegramError extends Error {
+  constructor(
+    readonly kind: TelegramFailureKind,
+    message: string,
+    readonly status: number | null = null,
+    readonly retryAfterSeconds: number | null = null,
+  ) {
+    super(message);
+    this.name = "TelegramError";
+  }
+}
+
+const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+
+function networkFailure(error: unknown): TelegramError {
+  const cause = (error as { cause?: { code?: string } }).cause;
+  if ((error as Error).name === "TimeoutError")
+    return new TelegramError("unknown", "Telegram did not answer in time.");
+  if (cause?.code && NOT_SENT_CODES.has(cause.code))
+    return new TelegramError("not_sent", `Telegram could not be reached (${cause.code}).`);
+  return new TelegramError("unknown", "The connection to Telegram broke before it answered.");
+}
+
+type Answer<T> =
+  | { ok: true; result: T }
+  | { ok: false; error_code?: number; description?: string; parameters?: { retry_after?: number } };
+
+export async function callTelegram<T>(
+  token: string,
+  method: string,
+  body: Record<string, unknown> | FormData,
+  options: { timeoutMs?: number } = {},
+): Promise<T> {
+  const env = getEnv();
+  const url = `${env.TELEGRAM_API_BASE_URL}/bot${token}/${method}`;
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: "POST",
+      ...(body instanceof FormData
+        ? { body }
+        : { body: JSON.stringify(body), headers: { "Content-Type": "application/json" } }),
+      signal: AbortSignal.timeout(options.timeoutMs ?? env.PUBLISH_TIMEOUT_MS),
+    });
+  } catch (error) {
+    throw networkFailure(error);
+  }
+  let answer: Answer<T> | undefined;
+  try {
+    answer = (await response.json()) as Answer<T>;
+  } catch (error) {
+    if ((error as Error).name === "TimeoutError") throw networkFailure(error);
+    answer = undefined;
+  }
+  if (answer?.ok === true && response.ok) return answer.result;
+  const status = answer && !answer.ok && answer.error_code ? answer.error_code : response.status;
+  const description =
+    (answer && !answer.ok && answer.description) || `Telegram answered HTTP ${response.status}.`;
+  if (status === 429) {
+    const retryAfter = answer && !answer.ok ? (answer.parameters?.retry_after ?? null) : null;
+    throw new TelegramError("transient", description, status, retryAfter);
+  }
+  if (status >= 500) throw new TelegramError("transient", description, status);
+  if (status === 401) throw new TelegramError("unauthorized", description, status);
+  throw new TelegramError("rejected", description, status);
+}
+
+/** The public link of a channel message: t.me/<username>/<id>, or t.me/c/<id>/<id> for a private one. */
+export function telegramPermalink(chat: TelegramChat, messageId: number) {
+  if (chat.username) return `https://t.me/${chat.username}/${messageId}`;
+  const internal = String(chat.id).replace(/^-100/, "").replace(/^-/, "");
+  return `https://t.me/c/${internal}/${messageId}`;
+}

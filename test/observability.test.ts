@@ -1,0 +1,428 @@
+import { randomBytes } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newUser, signIn } from "./support/auth";
+import { startFakeHeygen } from "./support/fake-heygen";
+import { api, baseUrl } from "./support/http";
+import { makeImage } from "./support/images";
+import { parsePrometheusText, sampleValue } from "./support/prometheus";
+import { createTestDatabase, freePort, startTestServer, type TestServer } from "./support/test-server";
+import { SCRIPT, videoClient } from "./support/video-api";
+import { waitFor } from "./support/video-media";
+import { startWorkerProcess, type WorkerProcess } from "./support/video-worker-process";
+
+const onPostgres = Boolean(process.env.DATABASE_URL);
+
+type ReceivedSpan = {
+  service: string;
+  traceId: string;
+  spanId: string;
+  parentSpanId: string;
+  name: string;
+  kind: number;
+  attributes: Record<string, unknown>;
+};
+
+type OtlpValue = {
+  stringValue?: string;
+  intValue?: string | number;
+  doubleValue?: number;
+  boolValue?: boolean;
+  arrayValue?: { values?: OtlpValue[] };
+};
+type OtlpAttribute = { key: string; value: OtlpValue };
+
+function otlpValue(value: OtlpValue): unknown {
+  if (value.stringValue !== undefined) return value.stringValue;
+  if (value.intValue !== undefined) return Number(value.intValue);
+  if (value.doubleValue !== undefined) return value.doubleValue;
+  if (value.boolValue !== undefined) return value.boolValue;
+  if (value.arrayValue) return (value.arrayValue.values ?? []).map(otlpValue);
+  return null;
+}
+
+const attributesOf = (list: OtlpAttribute[] = []) =>
+  Object.fromEntries(list.map((attribute) => [attribute.key, otlpValue(attribute.value)]));
+
+/**
+ * A real OTLP/HTTP receiver: POST /v1/traces with the JSON encoding of ExportTraceServiceRequest (what the
+ * SDK sends with OTEL_EXPORTER_OTLP_PROTOCOL=http/json), decoded span by span.
+ */
+async function startOtlpReceiver() {
+  const spans: ReceivedSpan[] = [];
+  const requests: string[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk) => chunks.push(chunk));
+    req.on("end", () => {
+      requests.push(`${req.method} ${req.url} ${req.headers["content-type"]}`);
+      if (req.method !== "POST" || req.url !== "/v1/traces") {
+        res.writeHead(404).end();
+        return;
+      }
+      const body = JSON.parse(Buffer.concat(chunks).toString()) as {
+        resourceSpans: {
+          resource: { attributes: OtlpAttribute[] };
+          scopeSpans: {
+            spans: {
+              traceId: string;
+              spanId: string;
+              parentSpanId?: string;
+              name: string;
+              kind: number;
+              attributes?: OtlpAttribute[];
+            }[];
+          }[];
+        }[];
+      };
+      for (const resource of body.resourceSpans) {
+        const service = String(attributesOf(resource.resource.attributes)["service.name"]);
+        for (const scope of resource.scopeSpans) {
+          for (const span of scope.spans) {
+            spans.push({
+              service,
+              traceId: span.traceId,
+              spanId: span.spanId,
+              parentSpanId: span.parentSpanId ?? "",
+              name: span.name,
+              kind: span.kind,
+              attributes: attributesOf(span.attributes),
+            });
+          }
+        }
+      }
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    spans,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A user's webhook endpoint that answers 200 and records what came. */
+async function startHookReceiver() {
+  const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk) => chunks.push(chunk));
+    req.on("end", () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString() });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe("GET /api/metrics without METRICS_TOKEN", () => {
+  it("is off: 404 in the envelope, whatever the Authorization", async () => {
+    for (const token of [undefined, "anything"]) {
+      const response = await api("/api/metrics", { server: baseUrl(), token });
+      expect(response.status).toBe(404);
+      expect(response.body.error).toMatchObject({ code: "not_found" });
+      expect(response.headers.get("x-request-id")).toMatch(/^req_/);
+    }
+  });
+});
+
+// A separate worker process needs PostgreSQL (PGlite is one process); this runs in the PostgreSQL pass.
+describe.skipIf(!onPostgres)("traces and metrics across a web process and a worker process", () => {
+  let otlp: Awaited<ReturnType<typeof startOtlpReceiver>>;
+  let hooks: Awaited<ReturnType<typeof startHookReceiver>>;
+  let heygen: Awaited<ReturnType<typeof startFakeHeygen>>;
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let web: TestServer;
+  let worker: WorkerProcess;
+  let metricsPort: number;
+  let token: string;
+  let apiKey: string;
+  let client: ReturnType<typeof videoClient>;
+  const metricsToken = `metrics-${randomBytes(12).toString("hex")}`;
+
+  beforeAll(async () => {
+    otlp = await startOtlpReceiver();
+    hooks = await startHookReceiver();
+    heygen = await startFakeHeygen();
+    database = await createTestDatabase(process.env.DATABASE_URL as string);
+    metricsPort = await freePort();
+    const env = {
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      OTEL_BSP_SCHEDULE_DELAY: "200",
+      METRICS_TOKEN: metricsToken,
+      WORKER: "off",
+      VIDEO_PROVIDER: "heygen",
+      HEYGEN_API_KEY: heygen.apiKey,
+      HEYGEN_BASE_URL: heygen.url,
+      HEYGEN_UPLOAD_BASE_URL: heygen.url,
+      PROVIDER_POLL_INTERVAL_MS: "200",
+      PROVIDER_BREAKER_THRESHOLD: "2",
+      PROVIDER_BREAKER_COOLDOWN_SECONDS: "600",
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+      AUTH_LOCKOUT_THRESHOLD: "2",
+    };
+    const shared = {
+      databaseUrl: database.url,
+      authSecret: `test-secret-${randomBytes(16).toString("hex")}`,
+    };
+    web = await startTestServer({ env, shared });
+    heygen.setWebhookUrl?.(`${web.url}/api/webhooks/providers/heygen`);
+    // The worker shares the web's media folder (one machine); its own role, port and trace service name.
+    worker = startWorkerProcess({
+      ...env,
+      DATABASE_URL: database.url,
+      DATA_DIR: web.dataDir,
+      AUTH_SECRET: web.authSecret,
+      APP_URL: web.url,
+      METRICS_PORT: String(metricsPort),
+    });
+    await waitFor(() => worker.events("worker_ready").length > 0, { what: "the worker to start" });
+    token = (await newUser(web.url)).token;
+    const key = await api("/api/keys", {
+      server: web.url,
+      token,
+      method: "POST",
+      json: { name: "otel test" },
+    });
+    expect(key.status).toBe(201);
+    apiKey = key.body.key;
+    client = videoClient(web.url, apiKey);
+  }, 180_000);
+
+  afterAll(async () => {
+    await worker?.stop();
+    await web?.stop();
+    await database?.drop();
+    await heygen?.close();
+    await hooks?.close();
+    await otlp?.close();
+  });
+
+  async function scrape(url: string, bearer: string | null = metricsToken) {
+    const response = await fetch(url, { headers: bearer ? { authorization: `Bearer ${bearer}` } : {} });
+    const text = await response.text();
+    return { response, text };
+  }
+  const webMetrics = async () => {
+    const { response, text } = await scrape(`${web.url}/api/metrics`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
+    return parsePrometheusText(text).samples;
+  };
+  const workerMetrics = async () => {
+    const { response, text } = await scrape(`http://127.0.0.1:${metricsPort}/metrics`);
+    expect(response.status).toBe(200);
+    return parsePrometheusText(text).samples;
+  };
+
+  it("follows one video job in one trace: the POST on the web, the run, the render phases and the webhook delivery on the worker", async () => {
+    const hook = await client.call("/api/webhooks", {
+      method: "POST",
+      json: { url: hooks.url, events: ["video.succeeded"] },
+    });
+    expect(hook.status).toBe(201);
+    const brandId = await client.newBrand();
+    const created = await client.createJob({ brandId, mode: "regular", script: SCRIPT });
+    expect(created.status).toBe(202);
+    const requestId = created.headers.get("x-request-id");
+    const { job } = await client.pollJob(
+      created.body.jobId,
+      (j) => j.status !== "queued" && j.status !== "running",
+      150_000,
+    );
+    expect(job.status).toBe("succeeded");
+    await waitFor(() => hooks.received.length > 0, { what: "the webhook delivery" });
+
+    const post = await waitFor(
+      () =>
+        otlp.spans.find(
+          (span) =>
+            span.name === "generate-video" && span.attributes["brand_studio.request_id"] === requestId,
+        ),
+      { what: "the POST's span", timeoutMs: 20_000 },
+    );
+    expect(post.service).toBe("brand-studio-web");
+    expect(post.attributes["http.response.status_code"]).toBe(202);
+    const inTrace = () => otlp.spans.filter((span) => span.traceId === post.traceId);
+    const delivered = await waitFor(() => inTrace().find((span) => span.name === "webhook deliver"), {
+      what: "the webhook delivery span in the POST's trace",
+      timeoutMs: 20_000,
+    });
+    const byId = new Map(inTrace().map((span) => [span.spanId, span]));
+    const parentOf = (span: ReceivedSpan) => byId.get(span.parentSpanId);
+    const named = (name: string) => {
+      const found = inTrace().filter((span) => span.name === name);
+      expect(found, name).toHaveLength(1);
+      return found[0];
+    };
+
+    const enqueue = named("video-render enqueue");
+    expect(parentOf(enqueue)?.spanId).toBe(post.spanId);
+    const run = named("video-render run");
+    expect(run.service).toBe("brand-studio-worker");
+    expect(parentOf(run)?.spanId).toBe(enqueue.spanId);
+    expect(run.attributes).toMatchObject({
+      "brand_studio.video_job_id": job.jobId,
+      "brand_studio.outcome": "succeeded",
+    });
+    for (const phase of ["render speech", "render scenes", "render encode", "render upload"]) {
+      expect(parentOf(named(phase))?.spanId, phase).toBe(run.spanId);
+    }
+    const hookEnqueue = named("webhook-delivery enqueue");
+    expect(parentOf(hookEnqueue)?.spanId).toBe(run.spanId);
+    expect(parentOf(delivered)?.spanId).toBe(hookEnqueue.spanId);
+    expect(delivered.attributes).toMatchObject({
+      "brand_studio.outcome": "delivered",
+      "http.response.status_code": 200,
+    });
+    // The POST's span sits under Next's own server span for the request, in the same trace.
+    expect(parentOf(post)?.service).toBe("brand-studio-web");
+
+    // The worker's log lines carry the run's trace and span ids beside the job.
+    const logged = worker.events("video_job_succeeded").find((line) => line.jobId === job.jobId);
+    expect(logged).toMatchObject({ traceId: post.traceId, spanId: run.spanId });
+  }, 200_000);
+
+  it("exports no secret in any span attribute: AUTH_SECRET, access token, API keys, media signatures", async () => {
+    // A request whose target carries a media signature, as a browser's <video> sends it.
+    const signed = await client.call("/api/health?sig=deadbeef&token=abc");
+    expect(signed.status).toBe(200);
+    await waitFor(() => otlp.spans.some((span) => JSON.stringify(span.attributes).includes("/api/health")), {
+      what: "the health request's spans",
+      timeoutMs: 20_000,
+    });
+    expect(otlp.spans.length).toBeGreaterThan(10);
+    for (const span of otlp.spans) {
+      const text = JSON.stringify(span.attributes);
+      for (const secret of [web.authSecret, token, apiKey, heygen.apiKey, metricsToken, "sig=", "Bearer "]) {
+        expect(text.includes(secret), `${span.name} holds ${secret.slice(0, 8)}…: ${text}`).toBe(false);
+      }
+    }
+  });
+
+  it("answers 401 in the envelope without the metrics token or with a wrong one, on the web and on the worker's port", async () => {
+    for (const bearer of [null, "wrong-token"]) {
+      const { response, text } = await scrape(`${web.url}/api/metrics`, bearer);
+      expect(response.status).toBe(401);
+      expect(JSON.parse(text).error).toMatchObject({ code: "unauthorized" });
+      const onWorker = await scrape(`http://127.0.0.1:${metricsPort}/metrics`, bearer);
+      expect(onWorker.response.status).toBe(401);
+      expect(JSON.parse(onWorker.text).error).toMatchObject({ code: "unauthorized" });
+    }
+  });
+
+  it("moves the numbers: a request, a lockout, the render, a failed job, an open breaker", async () => {
+    const health = { operation: "backend-connect-check", method: "GET", status: "200" };
+    const before = await webMetrics();
+    await client.call("/api/health");
+    const after = await webMetrics();
+    expect(sampleValue(after, "brand_studio_http_requests_total", health)).toBe(
+      sampleValue(before, "brand_studio_http_requests_total", health) + 1,
+    );
+    expect(sampleValue(after, "brand_studio_http_request_duration_seconds_count", health)).toBe(
+      sampleValue(before, "brand_studio_http_request_duration_seconds_count", health) + 1,
+    );
+    expect(sampleValue(after, "process_resident_memory_bytes", { role: "web" })).toBeGreaterThan(0);
+    expect(after.some((sample) => sample.name === "nodejs_eventloop_lag_seconds")).toBe(true);
+
+    // A credential lockout: two wrong passwords for one account (AUTH_LOCKOUT_THRESHOLD=2).
+    const lockouts = sampleValue(after, "brand_studio_credential_lockouts_total", { scope: "account" });
+    const victim = await newUser(web.url);
+    for (let i = 0; i < 2; i++) {
+      await expect(signIn(web.url, victim.email, "not-the-password")).rejects.toThrow(/Sign-in failed/);
+    }
+    expect(
+      sampleValue(await webMetrics(), "brand_studio_credential_lockouts_total", { scope: "account" }),
+    ).toBe(lockouts + 1);
+
+    // The render of the first test was the worker's, so its counters are on the worker's port.
+    const worked = await workerMetrics();
+    expect(
+      sampleValue(worked, "brand_studio_job_runs_total", {
+        queue: "video-render",
+        outcome: "succeeded",
+        role: "worker",
+      }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sampleValue(worked, "brand_studio_render_seconds_per_video_second_count", { provider: "local" }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sampleValue(worked, "brand_studio_webhook_deliveries_total", { outcome: "delivered" }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(sampleValue(after, "brand_studio_video_jobs", { state: "succeeded" })).toBeGreaterThanOrEqual(1);
+
+    // A failed job: the provider reports the avatar video failed.
+    const brandId = await client.newBrand();
+    const form = new FormData();
+    form.append(
+      "file",
+      new Blob([new Uint8Array(await makeImage({ format: "jpeg" }))], { type: "image/jpeg" }),
+      "me.jpg",
+    );
+    expect((await client.call(`/api/brands/${brandId}/avatar`, { method: "POST", body: form })).status).toBe(
+      202,
+    );
+    await waitFor(async () => (await client.call(`/api/brands/${brandId}`)).body.avatarStatus === "ready", {
+      what: "the avatar to reach the provider",
+      timeoutMs: 60_000,
+    });
+    const failedBefore = sampleValue(await webMetrics(), "brand_studio_video_jobs", { state: "failed" });
+    const runsFailedBefore = sampleValue(await workerMetrics(), "brand_studio_job_runs_total", {
+      outcome: "failed",
+    });
+    heygen.behavior.failNext = "No face was found in the photo";
+    const doomed = await client.createJob({ brandId, mode: "avatar", script: SCRIPT });
+    expect(doomed.status).toBe(202);
+    const { job: failed } = await client.pollJob(
+      doomed.body.jobId,
+      (j) => j.status === "failed" || j.status === "succeeded",
+      90_000,
+    );
+    expect(failed.status).toBe("failed");
+    expect(sampleValue(await webMetrics(), "brand_studio_video_jobs", { state: "failed" })).toBe(
+      failedBefore + 1,
+    );
+    expect(sampleValue(await workerMetrics(), "brand_studio_job_runs_total", { outcome: "failed" })).toBe(
+      runsFailedBefore + 1,
+    );
+
+    // An outage: the worker's submits answer 503 until the breaker opens; both processes show it open.
+    const open = { provider: "heygen", state: "open" };
+    expect(sampleValue(await webMetrics(), "brand_studio_provider_breaker_state", open)).toBe(0);
+    heygen.behavior.outage = true;
+    expect((await client.createJob({ brandId, mode: "avatar", script: SCRIPT })).status).toBe(202);
+    await waitFor(
+      async () => sampleValue(await webMetrics(), "brand_studio_provider_breaker_state", open) === 1,
+      {
+        what: "the breaker to show open",
+        timeoutMs: 60_000,
+        intervalMs: 500,
+      },
+    );
+    const onWorker = await workerMetrics();
+    expect(sampleValue(onWorker, "brand_studio_provider_breaker_state", open)).toBe(1);
+    expect(
+      sampleValue(onWorker, "brand_studio_provider_breaker_state", { provider: "heygen", state: "closed" }),
+    ).toBe(0);
+    expect(
+      sampleValue(onWorker, "brand_studio_provider_calls_total", {
+        provider: "heygen",
+        outcome: "server_error",
+      }),
+    ).toBeGreaterThanOrEqual(2);
+    expect(
+      sampleValue(onWorker, "brand_studio_provider_calls_total", { provider: "heygen", outcome: "ok" }),
+    ).toBeGreaterThanOrEqual(1);
+    heygen.behavior.outage = false;
+  }, 240_000);
+});

@@ -1,0 +1,148 @@
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newUser } from "./support/auth";
+import { type FakeTelegram, startFakeTelegram } from "./support/fake-telegram";
+import { api } from "./support/http";
+import { startTestServer, type TestServer } from "./support/test-server";
+import { waitFor } from "./support/video-media";
+import { startWorkerProcess, type WorkerProcess } from "./support/video-worker-process";
+
+const onPostgres = Boolean(process.env.DATABASE_URL);
+const FINAL = ["published", "failed", "canceled"];
+const PUBLICATIONS = 20;
+
+// Worker processes need PostgreSQL (PGlite is one process); this runs in the PostgreSQL pass.
+describe.skipIf(!onPostgres)("publishing workers killed with SIGKILL", () => {
+  let telegram: FakeTelegram;
+  let server: TestServer;
+  let token: string;
+  const workers: WorkerProcess[] = [];
+  const env = () => ({
+    DATABASE_URL: server.databaseUrl,
+    DATA_DIR: server.dataDir,
+    AUTH_SECRET: server.authSecret,
+    TELEGRAM_API_BASE_URL: telegram.url,
+    PUBLISH_SWEEP_INTERVAL_SECONDS: "2",
+    PUBLISH_TIMEOUT_MS: "3000",
+  });
+  async function startWorker() {
+    const worker = startWorkerProcess(env());
+    workers.push(worker);
+    await waitFor(() => worker.events("worker_ready").length > 0, { what: "the worker to start" });
+    return worker;
+  }
+  const call = (p: string, init: Parameters<typeof api>[1] = {}) =>
+    api(p, { server: server.url, token, ...init });
+
+  beforeAll(async () => {
+    telegram = await startFakeTelegram();
+    server = await startTestServer({
+      env: {
+        WORKER: "off",
+        TELEGRAM_API_BASE_URL: telegram.url,
+        PUBLISH_SWEEP_INTERVAL_SECONDS: "2",
+        PUBLISH_TIMEOUT_MS: "3000",
+      },
+    });
+    ({ token } = await newUser(server.url));
+  });
+  afterAll(async () => {
+    await Promise.all(workers.map((worker) => worker.stop()));
+    await server?.stop();
+    await telegram?.close();
+  });
+
+  it("leaves 0 duplicate posts and 0 publications stuck after kills at random points in 20 publications", async () => {
+    const brand = await call("/api/brands", {
+      method: "POST",
+      json: { name: "Kill Brand", tone: "warm", voice: "short" },
+    });
+    const brandId = brand.body.brandId as string;
+    const post = await call("/api/content/create", {
+      method: "POST",
+      json: {
+        brandId,
+        channel: "telegram",
+        goal: "announcement",
+        topic: "Our autumn blend arrives next week in every café",
+      },
+    });
+    expect(post.status, post.text).toBe(201);
+    const bot = telegram.addBot("kill_test_bot");
+    // One channel per publication, so a duplicate is two messages in one chat.
+    const chats: number[] = [];
+    const channelIds: string[] = [];
+    for (let i = 0; i < PUBLICATIONS; i++) {
+      const chat = telegram.addChannel({ title: `Chat ${i}`, admins: [{ token: bot }] });
+      const connected = await call("/api/channels", {
+        method: "POST",
+        json: { brandId, channel: "telegram", botToken: bot, chatId: String(chat) },
+      });
+      expect(connected.status, connected.text).toBe(201);
+      chats.push(chat);
+      channelIds.push(connected.body.channelId);
+    }
+    // Each send is recorded at once and answered 500 ms later: kills land before, during and after calls.
+    telegram.behavior.sendLatencyMs = 500;
+    const publicationIds: string[] = [];
+    for (const channelId of channelIds) {
+      const response = await call(`/api/posts/${post.body.postId}/publications`, {
+        method: "POST",
+        json: { channelId },
+      });
+      expect(response.status, response.text).toBe(202);
+      publicationIds.push(response.body.publicationId);
+    }
+
+    let kills = 0;
+    for (let round = 0; round < 4; round++) {
+      const worker = await startWorker();
+      await new Promise((resolve) => setTimeout(resolve, 300 + Math.floor(Math.random() * 1200)));
+      worker.child.kill("SIGKILL");
+      await worker.exited;
+      kills++;
+    }
+    expect(kills).toBe(4);
+    telegram.behavior.sendLatencyMs = 0;
+    await startWorker();
+
+    const sql = postgres(server.databaseUrl as string, { max: 1, onnotice: () => {} });
+    try {
+      const rows = await waitFor(
+        async () => {
+          const current = await sql<
+            { id: string; status: string; error_code: string | null; channel_id: string }[]
+          >`
+            select id, status, error_code, channel_id from publications where id in ${sql(publicationIds)}`;
+          return current.every((row) => FINAL.includes(row.status)) ? current : null;
+        },
+        { timeoutMs: 90_000, what: "every publication to reach a final state" },
+      );
+      expect(rows).toHaveLength(PUBLICATIONS);
+      const perChat = chats.map(
+        (chat) => telegram.messages.filter((message) => message.chatId === chat).length,
+      );
+      // 0 duplicates: no chat got the post twice.
+      expect(Math.max(...perChat)).toBeLessThanOrEqual(1);
+      for (const row of rows) {
+        const sent = perChat[channelIds.indexOf(row.channel_id)];
+        if (row.status === "published") expect(sent, row.id).toBe(1);
+        else {
+          // Only a run that died mid-call may end failed, and it is never re-sent.
+          expect(row).toMatchObject({ status: "failed", error_code: "publish_outcome_unknown" });
+        }
+      }
+      const published = rows.filter((row) => row.status === "published").length;
+      console.log(
+        `publishing kill test: ${kills} kills, ${published} published, ${PUBLICATIONS - published} outcome unknown`,
+      );
+      expect(published).toBeGreaterThan(0);
+      // Nothing stays behind: no publication is left publishing or scheduled.
+      const [{ stuck }] = await sql<{ stuck: number }[]>`
+        select count(*)::int as stuck from publications where status in ('scheduled', 'publishing')`;
+      expect(stuck).toBe(0);
+    } finally {
+      await sql.end();
+    }
+  }, 240_000);
+});

@@ -1,0 +1,273 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { readBody, sendJson } from "./fake-provider-kit";
+
+/**
+ * A local server that speaks the Telegram Bot API (https://core.telegram.org/bots/api) as publishing uses
+ * it: `POST /bot<token>/<method>` with a JSON, form or multipart body; answers `{ok: true, result}` or
+ * `{ok: false, error_code, description, parameters?: {retry_after}}`.
+ * - getMe, getChat, getChatMember, sendMessage, sendVideo (a URL it fetches, or a multipart upload)
+ * - Bots: `addBot()` makes a token; chats: `addChannel()` with the bots that administer it (and may post).
+ * - Knobs (`behavior`, also `POST /__fake/behavior`): the next N sends answer 429 with retry_after, or 5xx;
+ *   `latencyMs` before each send's answer; `revoke(token)` makes every call with it answer 401.
+ * - `messages`: every message posted, so a test can count them (`GET /__fake/state` too).
+ */
+
+export type FakeTelegramMessage = {
+  messageId: number;
+  chatId: number;
+  method: "sendMessage" | "sendVideo";
+  text: string;
+  video: { kind: "url"; url: string; fetchedBytes: number } | { kind: "upload"; bytes: number } | null;
+  at: number;
+  token: string;
+};
+
+type Bot = { id: number; token: string; username: string; revoked: boolean };
+type Chat = {
+  id: number;
+  title: string;
+  username?: string;
+  admins: Map<number, { canPost: boolean }>;
+  members: Set<number>;
+};
+
+export type FakeTelegramBehavior = {
+  /** The next `count` send calls answer 429 Too Many Requests with `retry_after`. */
+  rateLimit: { count: number; retryAfterSeconds: number };
+  /** The next `count` send calls answer this 5xx. */
+  serverError: { count: number; status: number };
+  /** Delay before every send call is answered (after the message is recorded). */
+  sendLatencyMs: number;
+};
+
+export type FakeTelegram = {
+  url: string;
+  behavior: FakeTelegramBehavior;
+  messages: FakeTelegramMessage[];
+  calls: { method: string; status: number; at: number }[];
+  addBot: (username?: string) => string;
+  addChannel: (options: {
+    title: string;
+    username?: string;
+    admins?: { token: string; canPost?: boolean }[];
+    /** Bots that are plain members (not administrators). */
+    members?: string[];
+    id?: number;
+  }) => number;
+  revoke: (token: string) => void;
+  close: () => Promise<void>;
+};
+
+const fail = (res: http.ServerResponse, code: number, description: string, retryAfter?: number) =>
+  sendJson(res, code, {
+    ok: false,
+    error_code: code,
+    description,
+    ...(retryAfter !== undefined ? { parameters: { retry_after: retryAfter } } : {}),
+  });
+
+async function readParams(
+  req: http.IncomingMessage,
+): Promise<{ fields: Record<string, string>; files: Record<string, number> }> {
+  const body = await readBody(req);
+  const type = req.headers["content-type"] ?? "";
+  if (type.includes("multipart/form-data")) {
+    const form = await new Request("http://fake/", {
+      method: "POST",
+      headers: { "content-type": type },
+      body: new Uint8Array(body),
+    }).formData();
+    const fields: Record<string, string> = {};
+    const files: Record<string, number> = {};
+    for (const [key, value] of form.entries()) {
+      if (typeof value === "string") fields[key] = value;
+      else files[key] = (await value.arrayBuffer()).byteLength;
+    }
+    return { fields, files };
+  }
+  if (type.includes("application/x-www-form-urlencoded"))
+    return { fields: Object.fromEntries(new URLSearchParams(body.toString())), files: {} };
+  const json = body.length ? (JSON.parse(body.toString()) as Record<string, unknown>) : {};
+  return {
+    fields: Object.fromEntries(Object.entries(json).map(([key, value]) => [key, String(value)])),
+    files: {},
+  };
+}
+
+export async function startFakeTelegram(options: { port?: number } = {}): Promise<FakeTelegram> {
+  const bots = new Map<string, Bot>();
+  const chats = new Map<number, Chat>();
+  const messages: FakeTelegramMessage[] = [];
+  const calls: FakeTelegram["calls"] = [];
+  const behavior: FakeTelegramBehavior = {
+    rateLimit: { count: 0, retryAfterSeconds: 2 },
+    serverError: { count: 0, status: 502 },
+    sendLatencyMs: 0,
+  };
+  let nextBotId = 7_000_000_000;
+  let nextChatId = 1_000_000_000;
+  let nextMessageId = 1;
+
+  const findChat = (chatId: string | undefined) => {
+    if (!chatId) return undefined;
+    if (chatId.startsWith("@"))
+      return [...chats.values()].find(
+        (chat) => chat.username?.toLowerCase() === chatId.slice(1).toLowerCase(),
+      );
+    return chats.get(Number(chatId));
+  };
+  const chatJson = (chat: Chat) => ({
+    id: chat.id,
+    type: "channel",
+    title: chat.title,
+    ...(chat.username ? { username: chat.username } : {}),
+  });
+
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
+    if (url.pathname === "/__fake/behavior" && req.method === "POST") {
+      Object.assign(behavior, JSON.parse((await readBody(req)).toString() || "{}"));
+      return sendJson(res, 200, behavior);
+    }
+    if (url.pathname === "/__fake/state") return sendJson(res, 200, { messages, behavior });
+    if (url.pathname === "/__fake/channels" && req.method === "POST") {
+      // A bot and a channel it administers, for tests in another process (Playwright).
+      const { title = "Test channel", username } = JSON.parse((await readBody(req)).toString() || "{}");
+      const token = fake.addBot();
+      const chatId = fake.addChannel({ title, username, admins: [{ token }] });
+      return sendJson(res, 200, { botToken: token, chatId });
+    }
+    const match = /^\/bot([^/]+)\/(\w+)$/.exec(url.pathname);
+    if (!match) return fail(res, 404, "Not Found");
+    const [, token, method] = match;
+    const bot = bots.get(token);
+    if (!bot || bot.revoked) return fail(res, 401, "Unauthorized");
+    const { fields, files } = await readParams(req);
+    if (method === "getMe") {
+      return sendJson(res, 200, {
+        ok: true,
+        result: { id: bot.id, is_bot: true, first_name: bot.username, username: bot.username },
+      });
+    }
+    const chat = findChat(fields.chat_id);
+    if (!chat || !(chat.admins.has(bot.id) || chat.members.has(bot.id)))
+      return fail(res, 400, "Bad Request: chat not found");
+    if (method === "getChat") return sendJson(res, 200, { ok: true, result: chatJson(chat) });
+    if (method === "getChatMember") {
+      const userId = Number(fields.user_id);
+      const admin = chat.admins.get(userId);
+      if (!admin && !chat.members.has(userId)) return fail(res, 400, "Bad Request: user not found");
+      const user = { id: userId, is_bot: true, first_name: bot.username, username: bot.username };
+      return sendJson(res, 200, {
+        ok: true,
+        result: admin
+          ? { status: "administrator", user, can_post_messages: admin.canPost }
+          : { status: "member", user },
+      });
+    }
+    if (method !== "sendMessage" && method !== "sendVideo")
+      return fail(res, 404, "Not Found: method not found");
+    if (behavior.rateLimit.count > 0) {
+      behavior.rateLimit.count--;
+      return fail(
+        res,
+        429,
+        `Too Many Requests: retry after ${behavior.rateLimit.retryAfterSeconds}`,
+        behavior.rateLimit.retryAfterSeconds,
+      );
+    }
+    if (behavior.serverError.count > 0) {
+      behavior.serverError.count--;
+      return fail(res, behavior.serverError.status, "Internal Server Error");
+    }
+    if (!chat.admins.get(bot.id)?.canPost)
+      return fail(res, 403, "Forbidden: bot is not a member of the channel chat");
+    let video: FakeTelegramMessage["video"] = null;
+    const text = method === "sendMessage" ? (fields.text ?? "") : (fields.caption ?? "");
+    if (method === "sendMessage") {
+      if (!text) return fail(res, 400, "Bad Request: message text is empty");
+      if (text.length > 4096) return fail(res, 400, "Bad Request: message is too long");
+    } else {
+      if (text.length > 1024) return fail(res, 400, "Bad Request: message caption is too long");
+      if (files.video) video = { kind: "upload", bytes: files.video };
+      else if (fields.video && /^https?:\/\//.test(fields.video)) {
+        const fetched = await fetch(fields.video).catch(() => null);
+        if (!fetched?.ok) return fail(res, 400, "Bad Request: failed to get HTTP URL content");
+        video = { kind: "url", url: fields.video, fetchedBytes: (await fetched.arrayBuffer()).byteLength };
+      } else return fail(res, 400, "Bad Request: there is no video in the request");
+    }
+    const message: FakeTelegramMessage = {
+      messageId: nextMessageId++,
+      chatId: chat.id,
+      method,
+      text,
+      video,
+      at: Date.now(),
+      token,
+    };
+    messages.push(message);
+    if (behavior.sendLatencyMs) await new Promise((resolve) => setTimeout(resolve, behavior.sendLatencyMs));
+    return sendJson(res, 200, {
+      ok: true,
+      result: {
+        message_id: message.messageId,
+        date: Math.floor(message.at / 1000),
+        chat: chatJson(chat),
+        ...(method === "sendMessage"
+          ? { text }
+          : { caption: text, video: { file_id: `vid${message.messageId}` } }),
+      },
+    });
+  };
+
+  const server = http.createServer(async (req, res) => {
+    const url = new URL(req.url ?? "/", "http://fake");
+    const at = Date.now();
+    res.on("finish", () =>
+      calls.push({ method: url.pathname.split("/").pop() ?? "", status: res.statusCode, at }),
+    );
+    try {
+      await handle(req, res, url);
+    } catch (error) {
+      if (!res.headersSent) fail(res, 500, `Internal Server Error: ${(error as Error).message}`);
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const fake: FakeTelegram = {
+    url: `http://127.0.0.1:${port}`,
+    behavior,
+    messages,
+    calls,
+    addBot(username = `brand_studio_${nextBotId}_bot`) {
+      const id = nextBotId++;
+      const token = `${id}:AAF${Buffer.from(String(id)).toString("base64url")}fakeTelegramTokenXYZ`;
+      bots.set(token, { id, token, username, revoked: false });
+      return token;
+    },
+    addChannel({ title, username, admins = [], members = [], id }) {
+      const chatId = id ?? -(1_000_000_000_000 + nextChatId++);
+      const chat: Chat = { id: chatId, title, username, admins: new Map(), members: new Set() };
+      for (const member of members) {
+        const bot = bots.get(member);
+        if (bot) chat.members.add(bot.id);
+      }
+      for (const admin of admins) {
+        const bot = bots.get(admin.token);
+        if (bot) chat.admins.set(bot.id, { canPost: admin.canPost ?? true });
+      }
+      chats.set(chatId, chat);
+      return chatId;
+    },
+    revoke(token) {
+      const bot = bots.get(token);
+      if (bot) bot.revoked = true;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  return fake;
+}
