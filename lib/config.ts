@@ -144,6 +144,11 @@ const envObject = z.object({
   // Channel credentials (bot tokens, OAuth tokens) are encrypted with a key from this, else from AUTH_SECRET.
   ENCRYPTION_KEY: text(),
   TELEGRAM_API_BASE_URL: httpUrl(),
+  // LinkedIn through OAuth (a confidential web client): both set turn the channel on.
+  LINKEDIN_CLIENT_ID: text(),
+  LINKEDIN_CLIENT_SECRET: text(),
+  LINKEDIN_AUTH_BASE_URL: httpUrl(),
+  LINKEDIN_API_BASE_URL: httpUrl(),
   // Upper bound for one call to a publishing platform (a video upload included).
   PUBLISH_TIMEOUT_MS: int(100, 600_000, 60_000),
   // How often each worker looks for publications left `publishing` by a worker that died.
@@ -184,6 +189,7 @@ function crossChecks(source: Record<string, string | undefined>): string[] {
   for (const [id, secret] of [
     ["GITHUB_ID", "GITHUB_SECRET"],
     ["GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"],
+    ["LINKEDIN_CLIENT_ID", "LINKEDIN_CLIENT_SECRET"],
   ] as const) {
     if (Boolean(value(id)) !== Boolean(value(secret)))
       need(value(id) ? secret : id, `together with ${value(id) ? id : secret}`);
@@ -204,6 +210,8 @@ export const envSchema = envObject.transform((env) => {
     HEYGEN_UPLOAD_BASE_URL: env.HEYGEN_UPLOAD_BASE_URL ?? "https://upload.heygen.com",
     DID_BASE_URL: env.DID_BASE_URL ?? "https://api.d-id.com",
     TELEGRAM_API_BASE_URL: env.TELEGRAM_API_BASE_URL ?? "https://api.telegram.org",
+    LINKEDIN_AUTH_BASE_URL: env.LINKEDIN_AUTH_BASE_URL ?? "https://www.linkedin.com",
+    LINKEDIN_API_BASE_URL: env.LINKEDIN_API_BASE_URL ?? "https://api.linkedin.com",
     WEBHOOK_ALLOW_PRIVATE_TARGETS: env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? !production,
   };
 });

@@ -169,6 +169,15 @@ describe("connecting a Telegram channel", () => {
     expect(server.logs()).not.toContain(botToken.split(":")[1]);
   });
 
+  it("offers LinkedIn only when its OAuth client is configured: 409 channel_not_configured names the variables", async () => {
+    const start = await call(`/api/channels/oauth/linkedin/start?brandId=${brandId}`, { redirect: "manual" });
+    expect(start.status).toBe(409);
+    expect(start.body.error).toMatchObject({
+      code: "channel_not_configured",
+      details: { channel: "linkedin", missing: ["LINKEDIN_CLIENT_ID", "LINKEDIN_CLIENT_SECRET"] },
+    });
+  });
+
   it("answers 404 to a non-member and 403 to a member who is not an owner", async () => {
     const stranger = await newUser(server.url);
     const response = await api(`/api/channels?brandId=${brandId}`, {

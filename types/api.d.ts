@@ -1582,7 +1582,7 @@ export interface components {
                  * @example generation_failed
                  * @enum {string}
                  */
-                code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "job_not_cancelable" | "post_not_approved" | "invitation_unavailable" | "last_owner" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publish_outcome_unknown" | "internal_error";
+                code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "job_not_cancelable" | "post_not_approved" | "invitation_unavailable" | "last_owner" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publish_outcome_unknown" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
                 message: string;
                 retryable: boolean;
             } | null;
@@ -1662,7 +1662,7 @@ export interface components {
                  * @example channel_reauth_required
                  * @enum {string}
                  */
-                code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "job_not_cancelable" | "post_not_approved" | "invitation_unavailable" | "last_owner" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publish_outcome_unknown" | "internal_error";
+                code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "job_not_cancelable" | "post_not_approved" | "invitation_unavailable" | "last_owner" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publish_outcome_unknown" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
                 /** @description What went wrong, with the platform's own message when it gave one. */
                 message: string;
                 retryable: boolean;
@@ -2301,7 +2301,7 @@ export interface components {
                  * @description Which rule the post breaks.
                  * @enum {string}
                  */
-                rule: "caption_length" | "media_required" | "media_count";
+                rule: "caption_length" | "media_required" | "media_count" | "media_unsupported";
                 /** @description The channel's limit (characters or items). */
                 limit: number;
                 /** @description What the post has. */
@@ -2310,7 +2310,7 @@ export interface components {
                 withMedia: boolean;
             };
         };
-        /** @description Connecting a channel: the platform refused the check (a wrong token, an unknown chat, or a bot that is not an administrator allowed to post). `details`: `{ check, platformMessage }`. HTTP 422. */
+        /** @description Connecting a channel: the platform refused the check (a wrong token, an unknown chat, a bot that is not an administrator allowed to post, or an OAuth grant the platform refused). `details`: `{ check, platformMessage }`. HTTP 422. */
         Error_channel_check_failed: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2327,10 +2327,10 @@ export interface components {
             docUrl: string;
             details?: {
                 /**
-                 * @description token: getMe refused the bot token; chat: getChat found no such chat; admin: the bot is not an administrator that may post; unreachable: the platform did not answer.
+                 * @description token: getMe refused the bot token; chat: getChat found no such chat; admin: the bot is not an administrator that may post; unreachable: the platform did not answer; oauth: the user declined, or the platform refused the authorization code.
                  * @enum {string}
                  */
-                check: "token" | "chat" | "admin" | "unreachable";
+                check: "token" | "chat" | "admin" | "unreachable" | "oauth";
                 /** @description The platform's own description, when it gave one. */
                 platformMessage: string | null;
             };
@@ -2374,6 +2374,51 @@ export interface components {
             /** @description This error's section of the operation's docs card. */
             docUrl: string;
         };
+        /** @description An OAuth callback whose `state` is malformed, altered, expired (after 10 minutes), for another user, or for another platform. Start connecting again. `details`: `{ reason }`. HTTP 400. */
+        Error_oauth_state_invalid: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "oauth_state_invalid";
+            /** @description A sentence to show the user as is. */
+            message: string;
+            /** @constant */
+            retryable: false;
+            /** @description The same id as the X-Request-Id header. */
+            requestId: string;
+            /** @description This error's section of the operation's docs card. */
+            docUrl: string;
+            details?: {
+                /**
+                 * @description malformed or signature: not a state this server made; expired: older than 10 minutes; foreign: made for another user; channel: made for another platform.
+                 * @enum {string}
+                 */
+                reason: "malformed" | "signature" | "expired" | "foreign" | "channel";
+            };
+        };
+        /** @description Connecting a platform this deployment has no OAuth client for (LINKEDIN_CLIENT_ID and LINKEDIN_CLIENT_SECRET unset). `details`: `{ channel, missing }`. HTTP 409. */
+        Error_channel_not_configured: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "channel_not_configured";
+            /** @description A sentence to show the user as is. */
+            message: string;
+            /** @constant */
+            retryable: false;
+            /** @description The same id as the X-Request-Id header. */
+            requestId: string;
+            /** @description This error's section of the operation's docs card. */
+            docUrl: string;
+            details?: {
+                /** @enum {string} */
+                channel: "telegram" | "instagram" | "linkedin";
+                /** @description The configuration variables to set. */
+                missing: string[];
+            };
+        };
         /** @description Anything unexpected. The message is generic; the log line carries the requestId. HTTP 500. */
         Error_internal_error: {
             /**
@@ -2391,7 +2436,7 @@ export interface components {
             docUrl: string;
         };
         /** @description One variant per error code; `code` tells which, and so what `details` holds. */
-        Error: components["schemas"]["Error_invalid_request"] | components["schemas"]["Error_unauthorized"] | components["schemas"]["Error_not_found"] | components["schemas"]["Error_method_not_allowed"] | components["schemas"]["Error_brief_too_short"] | components["schemas"]["Error_brand_context_missing"] | components["schemas"]["Error_moderation_required"] | components["schemas"]["Error_generation_failed"] | components["schemas"]["Error_brand_not_ready"] | components["schemas"]["Error_avatar_training"] | components["schemas"]["Error_quota_exceeded"] | components["schemas"]["Error_rate_limited"] | components["schemas"]["Error_email_taken"] | components["schemas"]["Error_idempotency_conflict"] | components["schemas"]["Error_provider_unavailable"] | components["schemas"]["Error_service_unavailable"] | components["schemas"]["Error_payload_too_large"] | components["schemas"]["Error_forbidden"] | components["schemas"]["Error_job_not_cancelable"] | components["schemas"]["Error_post_not_approved"] | components["schemas"]["Error_invitation_unavailable"] | components["schemas"]["Error_last_owner"] | components["schemas"]["Error_channel_reauth_required"] | components["schemas"]["Error_publish_rule_violation"] | components["schemas"]["Error_channel_check_failed"] | components["schemas"]["Error_publication_not_cancelable"] | components["schemas"]["Error_publish_outcome_unknown"] | components["schemas"]["Error_internal_error"];
+        Error: components["schemas"]["Error_invalid_request"] | components["schemas"]["Error_unauthorized"] | components["schemas"]["Error_not_found"] | components["schemas"]["Error_method_not_allowed"] | components["schemas"]["Error_brief_too_short"] | components["schemas"]["Error_brand_context_missing"] | components["schemas"]["Error_moderation_required"] | components["schemas"]["Error_generation_failed"] | components["schemas"]["Error_brand_not_ready"] | components["schemas"]["Error_avatar_training"] | components["schemas"]["Error_quota_exceeded"] | components["schemas"]["Error_rate_limited"] | components["schemas"]["Error_email_taken"] | components["schemas"]["Error_idempotency_conflict"] | components["schemas"]["Error_provider_unavailable"] | components["schemas"]["Error_service_unavailable"] | components["schemas"]["Error_payload_too_large"] | components["schemas"]["Error_forbidden"] | components["schemas"]["Error_job_not_cancelable"] | components["schemas"]["Error_post_not_approved"] | components["schemas"]["Error_invitation_unavailable"] | components["schemas"]["Error_last_owner"] | components["schemas"]["Error_channel_reauth_required"] | components["schemas"]["Error_publish_rule_violation"] | components["schemas"]["Error_channel_check_failed"] | components["schemas"]["Error_publication_not_cancelable"] | components["schemas"]["Error_publish_outcome_unknown"] | components["schemas"]["Error_oauth_state_invalid"] | components["schemas"]["Error_channel_not_configured"] | components["schemas"]["Error_internal_error"];
         /** @description The body of every error response. */
         ErrorEnvelope: {
             error: components["schemas"]["Error"];
@@ -4176,7 +4221,7 @@ export interface operations {
                         type: "error";
                         error: {
                             /** @enum {string} */
-                            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "job_not_cancelable" | "post_not_approved" | "invitation_unavailable" | "last_owner" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publish_outcome_unknown" | "internal_error";
+                            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "job_not_cancelable" | "post_not_approved" | "invitation_unavailable" | "last_owner" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publish_outcome_unknown" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
                             message: string;
                             retryable: boolean;
                             requestId: string;
@@ -5943,7 +5988,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `channel_check_failed`: Connecting a channel: the platform refused the check (a wrong token, an unknown chat, or a bot that is not an administrator allowed to post). `details`: `{ check, platformMessage }`. */
+            /** @description `channel_check_failed`: Connecting a channel: the platform refused the check (a wrong token, an unknown chat, a bot that is not an administrator allowed to post, or an OAuth grant the platform refused). `details`: `{ check, platformMessage }`. */
             422: {
                 headers: {
                     /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */

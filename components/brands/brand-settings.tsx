@@ -6,7 +6,7 @@ import { AvatarPanel } from "@/components/brands/avatar-panel";
 import { AvatarStatusBadge, BrandAvatar } from "@/components/brands/avatar-status";
 import { BrandForm } from "@/components/brands/brand-form";
 import { BrandKitPanel } from "@/components/brands/brand-kit-panel";
-import { ChannelsPanel } from "@/components/publishing/channels-panel";
+import { ChannelsPanel, type OAuthAvailability } from "@/components/publishing/channels-panel";
 import { Card, ErrorNotice } from "@/components/ui/primitives";
 import { ApiClientError } from "@/lib/client/api-client";
 import { brandChanged, brandQueries } from "@/lib/client/queries";
@@ -44,7 +44,7 @@ function PromptPreview({ brandId }: { brandId: string }) {
   );
 }
 
-export function BrandSettings({ brandId }: { brandId: string }) {
+export function BrandSettings({ brandId, oauth }: { brandId: string; oauth: OAuthAvailability }) {
   const queryClient = useQueryClient();
   const brand = useQuery(brandQueries.detail(brandId));
 
@@ -115,7 +115,7 @@ export function BrandSettings({ brandId }: { brandId: string }) {
             <BrandKitPanel brand={brand.data} />
           </fieldset>
           <AvatarPanel brand={brand.data} readOnly={!canEdit} />
-          {can(brand.data.role, "channel.manage") && <ChannelsPanel brandId={brandId} />}
+          {can(brand.data.role, "channel.manage") && <ChannelsPanel brandId={brandId} oauth={oauth} />}
           <PromptPreview brandId={brandId} />
         </div>
       </div>

@@ -6,6 +6,15 @@ import { Button, Card, ErrorNotice, Field, TextInput } from "@/components/ui/pri
 import { ApiClientError, callApi } from "@/lib/client/api-client";
 import { connectChannel, disconnectChannel, listChannels } from "@/lib/client/operations";
 
+export const PLATFORM_LABELS = {
+  telegram: "Telegram",
+  linkedin: "LinkedIn",
+  instagram: "Instagram",
+} as const;
+
+/** Which OAuth platforms this server has a client for (the page reads the configuration on the server). */
+export type OAuthAvailability = { linkedin: boolean };
+
 export const channelsQueryKey = (brandId: string) => ["channels", brandId] as const;
 
 export function useChannels(brandId: string | null) {
@@ -17,8 +26,11 @@ export function useChannels(brandId: string | null) {
   });
 }
 
-/** Brand settings: the brand's connected channels, connect (or reconnect) a Telegram channel, disconnect. */
-export function ChannelsPanel({ brandId }: { brandId: string }) {
+/**
+ * Brand settings: the brand's connected channels, connect (or reconnect) a Telegram channel with a token or
+ * LinkedIn through its consent page, disconnect.
+ */
+export function ChannelsPanel({ brandId, oauth }: { brandId: string; oauth: OAuthAvailability }) {
   const queryClient = useQueryClient();
   const channels = useChannels(brandId);
   const [botToken, setBotToken] = useState("");
@@ -64,20 +76,39 @@ export function ChannelsPanel({ brandId }: { brandId: string }) {
           <ul className="divide-y divide-slate-100" aria-label="Connected channels">
             {channels.data.map((channel) => (
               <li key={channel.channelId} className="flex flex-wrap items-start justify-between gap-2 py-2">
-                <div className="min-w-0">
-                  <p className="font-medium text-slate-800">
-                    {channel.accountName}{" "}
-                    <span className="text-sm font-normal text-slate-500">
-                      Telegram{channel.accountHandle ? ` · ${channel.accountHandle}` : ""}
-                    </span>
-                  </p>
-                  {channel.status === "needs_reconnect" ? (
-                    <p className="text-sm text-red-700">
-                      Needs reconnecting: {channel.statusMessage} Connect it again below with a new token.
-                    </p>
-                  ) : (
-                    channel.statusMessage && <p className="text-xs text-slate-500">{channel.statusMessage}</p>
+                <div className="flex min-w-0 items-start gap-2">
+                  {channel.avatarUrl && (
+                    // biome-ignore lint/performance/noImgElement: a platform's avatar on another host.
+                    <img src={channel.avatarUrl} alt="" width={32} height={32} className="rounded-full" />
                   )}
+                  <div className="min-w-0">
+                    <p className="font-medium text-slate-800">
+                      {channel.accountName}{" "}
+                      <span className="text-sm font-normal text-slate-500">
+                        {PLATFORM_LABELS[channel.channel]}
+                        {channel.accountHandle ? ` · ${channel.accountHandle}` : ""}
+                      </span>
+                    </p>
+                    {channel.status === "needs_reconnect" ? (
+                      <p className="text-sm text-red-700">
+                        Needs reconnecting: {channel.statusMessage}{" "}
+                        {channel.channel === "telegram" ? (
+                          "Connect it again below with a new token."
+                        ) : (
+                          <a
+                            className="font-medium underline"
+                            href={`/api/channels/oauth/${channel.channel}/start?brandId=${brandId}`}
+                          >
+                            Reconnect {PLATFORM_LABELS[channel.channel]}
+                          </a>
+                        )}
+                      </p>
+                    ) : (
+                      channel.statusMessage && (
+                        <p className="text-xs text-slate-500">{channel.statusMessage}</p>
+                      )
+                    )}
+                  </div>
                 </div>
                 <Button
                   variant="danger"
@@ -96,6 +127,28 @@ export function ChannelsPanel({ brandId }: { brandId: string }) {
             ))}
           </ul>
         )}
+        <div className="space-y-2 border-t border-slate-100 pt-4">
+          <h3 className="text-sm font-semibold text-slate-700">Connect LinkedIn</h3>
+          {oauth.linkedin ? (
+            <>
+              <p className="text-sm text-slate-600">
+                LinkedIn asks you to sign in and allow Brand Studio to post on your behalf, then brings you
+                back here.
+              </p>
+              <a
+                href={`/api/channels/oauth/linkedin/start?brandId=${brandId}`}
+                className="inline-block rounded-lg bg-slate-900 px-4 py-2 text-sm font-medium text-white hover:bg-slate-700"
+              >
+                Connect LinkedIn
+              </a>
+            </>
+          ) : (
+            <p className="text-sm text-slate-600">
+              Not available on this server: an administrator sets <code>LINKEDIN_CLIENT_ID</code> and{" "}
+              <code>LINKEDIN_CLIENT_SECRET</code> to turn it on.
+            </p>
+          )}
+        </div>
         <form
           onSubmit={submit}
           className="space-y-3 border-t border-slate-100 pt-4"

@@ -7,7 +7,7 @@ import { Button, Card, ErrorNotice, Field, TextInput } from "@/components/ui/pri
 import { callApi } from "@/lib/client/api-client";
 import { createPublication, getPublication, listPublications } from "@/lib/client/operations";
 import type { PublicationView } from "@/lib/contracts/publishing";
-import { useChannels } from "./channels-panel";
+import { PLATFORM_LABELS, useChannels } from "./channels-panel";
 
 const FINAL = new Set(["published", "failed", "canceled"]);
 
@@ -143,7 +143,7 @@ export function PublishPanel({
               >
                 {active.map((channel) => (
                   <option key={channel.channelId} value={channel.channelId}>
-                    {channel.accountName} (Telegram)
+                    {channel.accountName} ({PLATFORM_LABELS[channel.channel]})
                   </option>
                 ))}
               </select>

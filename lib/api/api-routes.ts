@@ -22,6 +22,10 @@ const EXTRA_ROUTES: { path: string; methods: string[] }[] = [
   { path: "/api/auth/{...nextauth}", methods: ["GET", "POST"] },
   // Hosted video providers' callbacks (hints only: the worker confirms with a status GET).
   { path: "/api/webhooks/providers/{provider}", methods: ["POST"] },
+  // OAuth channel connections: browser navigations (302 to the platform, its 303 back to the brand's
+  // settings), not JSON operations; docs/contract-notes.md describes them.
+  { path: "/api/channels/oauth/{channel}/start", methods: ["GET"] },
+  { path: "/api/channels/oauth/{channel}/callback", methods: ["GET"] },
 ];
 
 const bodyLimitOf = (operation: Operation) =>

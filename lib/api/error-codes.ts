@@ -27,6 +27,8 @@ export const ERROR_CODES = {
   channel_check_failed: { status: 422, retryable: false },
   publication_not_cancelable: { status: 409, retryable: false },
   publish_outcome_unknown: { status: 502, retryable: false },
+  oauth_state_invalid: { status: 400, retryable: false },
+  channel_not_configured: { status: 409, retryable: false },
   internal_error: { status: 500, retryable: true },
 } as const satisfies Record<string, { status: number; retryable: boolean }>;
 

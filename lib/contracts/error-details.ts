@@ -50,7 +50,9 @@ export const ERROR_DETAILS: Partial<Record<ErrorCode, z.ZodType>> = {
   }),
   publish_rule_violation: z.object({
     channel: z.enum(["telegram", "instagram", "linkedin"]),
-    rule: z.enum(["caption_length", "media_required", "media_count"]).describe("Which rule the post breaks."),
+    rule: z
+      .enum(["caption_length", "media_required", "media_count", "media_unsupported"])
+      .describe("Which rule the post breaks."),
     limit: z.int().describe("The channel's limit (characters or items)."),
     actual: z.int().describe("What the post has."),
     withMedia: z.boolean().describe("Whether the post is sent with media (Telegram allows less text then)."),
@@ -58,11 +60,22 @@ export const ERROR_DETAILS: Partial<Record<ErrorCode, z.ZodType>> = {
   post_not_approved: z.object({ status: z.string().describe("The post's status now.") }),
   channel_check_failed: z.object({
     check: z
-      .enum(["token", "chat", "admin", "unreachable"])
+      .enum(["token", "chat", "admin", "unreachable", "oauth"])
       .describe(
-        "token: getMe refused the bot token; chat: getChat found no such chat; admin: the bot is not an administrator that may post; unreachable: the platform did not answer.",
+        "token: getMe refused the bot token; chat: getChat found no such chat; admin: the bot is not an administrator that may post; unreachable: the platform did not answer; oauth: the user declined, or the platform refused the authorization code.",
       ),
     platformMessage: z.string().nullable().describe("The platform's own description, when it gave one."),
+  }),
+  oauth_state_invalid: z.object({
+    reason: z
+      .enum(["malformed", "signature", "expired", "foreign", "channel"])
+      .describe(
+        "malformed or signature: not a state this server made; expired: older than 10 minutes; foreign: made for another user; channel: made for another platform.",
+      ),
+  }),
+  channel_not_configured: z.object({
+    channel: z.enum(["telegram", "instagram", "linkedin"]),
+    missing: z.array(z.string()).describe("The configuration variables to set."),
   }),
   publication_not_cancelable: z.object({
     status: z.enum(["publishing", "published", "failed"]).describe("The publication's status now."),

@@ -40,11 +40,15 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   publish_rule_violation:
     "The post breaks the channel's rules (length, media count, media required). `details` names the rule.",
   channel_check_failed:
-    "Connecting a channel: the platform refused the check (a wrong token, an unknown chat, or a bot that is not an administrator allowed to post). `details`: `{ check, platformMessage }`.",
+    "Connecting a channel: the platform refused the check (a wrong token, an unknown chat, a bot that is not an administrator allowed to post, or an OAuth grant the platform refused). `details`: `{ check, platformMessage }`.",
   publication_not_cancelable:
     "The publication has already started, been published or failed; only a scheduled one can be canceled. `details`: `{ status }`.",
   publish_outcome_unknown:
     "A publication's error only (never an HTTP answer): the worker stopped after calling the platform and before it saved the answer. It is never re-sent on its own; check the channel.",
+  oauth_state_invalid:
+    "An OAuth callback whose `state` is malformed, altered, expired (after 10 minutes), for another user, or for another platform. Start connecting again. `details`: `{ reason }`.",
+  channel_not_configured:
+    "Connecting a platform this deployment has no OAuth client for (LINKEDIN_CLIENT_ID and LINKEDIN_CLIENT_SECRET unset). `details`: `{ channel, missing }`.",
   internal_error: "Anything unexpected. The message is generic; the log line carries the requestId.",
 };
 

@@ -8,7 +8,8 @@ const UPLOAD_NOTE =
 
 /** A connection as the API shows it: never its credentials. */
 export function toChannelView(row: ChannelConnection): ChannelConnectionView {
-  const mediaDelivery = mediaDeliveryMode();
+  // LinkedIn always takes images as uploads; Telegram fetches by URL when APP_URL is public.
+  const mediaDelivery = row.channel === "linkedin" ? "upload" : mediaDeliveryMode();
   return {
     channelId: row.id,
     brandId: row.brandId,
@@ -17,7 +18,8 @@ export function toChannelView(row: ChannelConnection): ChannelConnectionView {
     accountHandle: row.accountHandle,
     avatarUrl: row.avatarUrl,
     status: row.status,
-    statusMessage: row.statusMessage ?? (mediaDelivery === "upload" ? UPLOAD_NOTE : null),
+    statusMessage:
+      row.statusMessage ?? (row.channel === "telegram" && mediaDelivery === "upload" ? UPLOAD_NOTE : null),
     mediaDelivery,
     createdAt: row.createdAt.toISOString(),
   };

@@ -68,6 +68,18 @@ export async function disconnectChannel({
 
 export type ChannelCredentials = { botToken: string };
 
+/** An OAuth channel's tokens; the expiry times are epoch milliseconds. */
+export type OAuthCredentials = {
+  accessToken: string;
+  accessTokenExpiresAt: number;
+  refreshToken: string | null;
+  refreshTokenExpiresAt: number | null;
+};
+
 export function channelCredentials(row: ChannelConnection): ChannelCredentials {
   return JSON.parse(decryptSecret(row.credentials, row.id)) as ChannelCredentials;
+}
+
+export function oauthCredentials(row: ChannelConnection): OAuthCredentials {
+  return JSON.parse(decryptSecret(row.credentials, row.id)) as OAuthCredentials;
 }

@@ -7,9 +7,11 @@ export function publishedText(post: Pick<Post, "caption" | "hashtags">) {
   return missing.length > 0 ? `${post.caption.trimEnd()}\n\n${missing.join(" ")}` : post.caption;
 }
 
+export const PLATFORM_NAMES = { telegram: "Telegram", linkedin: "LinkedIn", instagram: "Instagram" } as const;
+
 export type PublishRuleViolation = {
   channel: "telegram" | "instagram" | "linkedin";
-  rule: "caption_length" | "media_required" | "media_count";
+  rule: "caption_length" | "media_required" | "media_count" | "media_unsupported";
   limit: number;
   actual: number;
   withMedia: boolean;
@@ -36,7 +38,18 @@ export function publishRuleViolation(
       limit,
       actual: text.length,
       withMedia,
-      message: `The text to publish has ${text.length} characters (caption and hashtags); ${channel === "telegram" ? "Telegram" : channel} allows ${limit}${withMedia ? " with a video" : ""}. Shorten the caption.`,
+      message: `The text to publish has ${text.length} characters (caption and hashtags); ${PLATFORM_NAMES[channel]} allows ${limit}${withMedia ? " with a video" : ""}. Shorten the caption.`,
+    };
+  }
+  if (channel === "linkedin" && post.videoUrl) {
+    return {
+      channel,
+      rule: "media_unsupported",
+      limit: 0,
+      actual: 1,
+      withMedia,
+      message:
+        "Posts with a video cannot be published to LinkedIn yet (only text and the media plan's images). Remove the video from the post, or publish it to another channel.",
     };
   }
   return null;

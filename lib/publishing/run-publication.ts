@@ -8,14 +8,17 @@ import type { ErrorCode } from "@/lib/api/error-codes";
 import { ERROR_CODES } from "@/lib/api/error-codes";
 import { getEnv } from "@/lib/config";
 import { log } from "@/lib/log";
+import { SecretDecryptionError } from "@/lib/security/encrypt-secret";
 import { channelCredentials } from "./channels";
 import { APPROVED_STATUSES } from "./create-publication";
 import { emitPublicationEvent } from "./emit-publication-event";
 import { videoPayload } from "./media-delivery";
+import { PlatformError } from "./platform-error";
 import { settlePostStatus } from "./post-status";
 import { enqueuePublication } from "./publication-queue";
+import { freshLinkedInToken, mediaPlanImages, sendLinkedInPost } from "./publish-linkedin";
 import { publishedText, publishRuleViolation } from "./publish-rules";
-import { callTelegram, TelegramError, type TelegramMessage, telegramPermalink } from "./telegram";
+import { callTelegram, type TelegramMessage, telegramPermalink } from "./telegram";
 
 /** Calls to the platform in all (the first and the retries) before a transient failure is final. */
 export const PUBLISH_MAX_ATTEMPTS = 5;
@@ -158,11 +161,7 @@ export async function runPublication(publicationId: string, boss: PgBoss) {
   const violation = publishRuleViolation(channel.channel, post);
   if (violation) return fail(row, token, "publish_rule_violation", violation.message);
 
-  let botToken: string;
-  let media: Awaited<ReturnType<typeof videoPayload>> | null = null;
-  try {
-    botToken = channelCredentials(channel).botToken;
-  } catch {
+  const unreadable = async () => {
     await markNeedsReconnect(
       channel.id,
       "The stored token cannot be read (the encryption key changed). Reconnect the channel.",
@@ -173,17 +172,67 @@ export async function runPublication(publicationId: string, boss: PgBoss) {
       "channel_reauth_required",
       "The stored token cannot be read; reconnect the channel.",
     );
-  }
-  try {
-    if (post.videoUrl) media = await videoPayload(post.videoUrl);
-  } catch (error) {
-    return fail(
-      row,
-      token,
-      "internal_error",
-      `The post's video could not be read: ${(error as Error).message}`,
-      false,
-    );
+  };
+  const text = publishedText(post);
+  // Everything that needs no platform post is done before the point of no return: credentials, a token
+  // refresh, reading the media.
+  let send: () => Promise<Sent>;
+  if (channel.channel === "linkedin") {
+    let accessToken: string;
+    try {
+      accessToken = await freshLinkedInToken(channel);
+    } catch (error) {
+      if (error instanceof SecretDecryptionError) return unreadable();
+      if (!(error instanceof PlatformError)) throw error;
+      if (error.kind === "transient" || error.kind === "not_sent" || error.kind === "unknown")
+        return fail(
+          row,
+          token,
+          "provider_unavailable",
+          `LinkedIn did not answer the token refresh: ${error.message}`,
+          true,
+        );
+      await markNeedsReconnect(channel.id, `LinkedIn refused the stored token: ${error.message}`);
+      return fail(
+        row,
+        token,
+        "channel_reauth_required",
+        `LinkedIn refused the stored token (${error.message}). Reconnect the channel.`,
+      );
+    }
+    let images: Awaited<ReturnType<typeof mediaPlanImages>>;
+    try {
+      images = await mediaPlanImages(post);
+    } catch (error) {
+      return fail(
+        row,
+        token,
+        "internal_error",
+        `The post's images could not be read: ${(error as Error).message}`,
+        false,
+      );
+    }
+    send = () => sendLinkedInPost(accessToken, channel, text, images);
+  } else {
+    let botToken: string;
+    let media: Awaited<ReturnType<typeof videoPayload>> | null = null;
+    try {
+      botToken = channelCredentials(channel).botToken;
+    } catch {
+      return unreadable();
+    }
+    try {
+      if (post.videoUrl) media = await videoPayload(post.videoUrl);
+    } catch (error) {
+      return fail(
+        row,
+        token,
+        "internal_error",
+        `The post's video could not be read: ${(error as Error).message}`,
+        false,
+      );
+    }
+    send = () => sendTelegram(botToken, channel.externalId, text, media);
   }
 
   // The point of no return: from here the row says a call may have happened.
@@ -200,40 +249,15 @@ export async function runPublication(publicationId: string, boss: PgBoss) {
     .returning();
   if (!started) return;
 
-  const text = publishedText(post);
   try {
-    let message: TelegramMessage;
-    if (!media) {
-      message = await callTelegram<TelegramMessage>(botToken, "sendMessage", {
-        chat_id: channel.externalId,
-        text,
-      });
-    } else if (media.kind === "url") {
-      message = await callTelegram<TelegramMessage>(botToken, "sendVideo", {
-        chat_id: channel.externalId,
-        video: media.url,
-        caption: text,
-        supports_streaming: true,
-      });
-    } else {
-      const form = new FormData();
-      form.set("chat_id", channel.externalId);
-      form.set("caption", text);
-      form.set("supports_streaming", "true");
-      form.set("video", new Blob([new Uint8Array(media.bytes)], { type: "video/mp4" }), media.filename);
-      message = await callTelegram<TelegramMessage>(botToken, "sendVideo", form);
-    }
-    return finish(started, token, {
-      status: "published",
-      externalId: String(message.message_id),
-      permalink: telegramPermalink(message.chat, message.message_id),
-      publishedAt: new Date(message.date ? message.date * 1000 : Date.now()),
-    });
+    const sent = await send();
+    return finish(started, token, { status: "published", ...sent });
   } catch (error) {
-    if (!(error instanceof TelegramError)) {
+    if (!(error instanceof PlatformError)) {
       log.error("publication_call_failed", { publicationId: row.id, error });
       return fail(started, token, "publish_outcome_unknown", OUTCOME_UNKNOWN);
     }
+    const platform = error.platform;
     log.warn("publication_platform_error", {
       publicationId: row.id,
       kind: error.kind,
@@ -245,24 +269,31 @@ export async function runPublication(publicationId: string, boss: PgBoss) {
       case "unknown":
         return fail(started, token, "publish_outcome_unknown", `${error.message} ${OUTCOME_UNKNOWN}`);
       case "unauthorized":
-        await markNeedsReconnect(channel.id, `Telegram refused the bot token: ${error.message}`);
+        await markNeedsReconnect(channel.id, `${platform} refused the token: ${error.message}`);
         return fail(
           started,
           token,
           "channel_reauth_required",
-          `Telegram refused the bot token (${error.message}). Reconnect the channel.`,
+          `${platform} refused the token (${error.message}). Reconnect the channel.`,
         );
       case "rejected":
         if (error.status === 403) {
-          await markNeedsReconnect(channel.id, `Telegram refused to post: ${error.message}`);
+          await markNeedsReconnect(channel.id, `${platform} refused to post: ${error.message}`);
           return fail(
             started,
             token,
             "channel_reauth_required",
-            `Telegram refused to post (${error.message}). Check the bot is still an administrator, then reconnect.`,
+            channel.channel === "telegram"
+              ? `Telegram refused to post (${error.message}). Check the bot is still an administrator, then reconnect.`
+              : `${platform} refused to post (${error.message}). Reconnect the channel to grant posting again.`,
           );
         }
-        return fail(started, token, "publish_rule_violation", `Telegram refused the post: ${error.message}`);
+        return fail(
+          started,
+          token,
+          "publish_rule_violation",
+          `${platform} refused the post: ${error.message}`,
+        );
       default: {
         // transient or not_sent: nothing was posted, so the call is "not started" again and may retry.
         const code: ErrorCode = error.status === 429 ? "rate_limited" : "provider_unavailable";
@@ -272,7 +303,7 @@ export async function runPublication(publicationId: string, boss: PgBoss) {
             started,
             token,
             code,
-            `Telegram kept failing after ${started.attempts} attempts: ${error.message}`,
+            `${platform} kept failing after ${started.attempts} attempts: ${error.message}`,
             true,
           );
         }
@@ -298,6 +329,40 @@ export async function runPublication(publicationId: string, boss: PgBoss) {
       }
     }
   }
+}
+
+type Sent = { externalId: string; permalink: string; publishedAt: Date };
+
+/** sendMessage, or sendVideo by URL or as an upload. */
+async function sendTelegram(
+  botToken: string,
+  chatId: string,
+  text: string,
+  media: Awaited<ReturnType<typeof videoPayload>> | null,
+): Promise<Sent> {
+  let message: TelegramMessage;
+  if (!media) {
+    message = await callTelegram<TelegramMessage>(botToken, "sendMessage", { chat_id: chatId, text });
+  } else if (media.kind === "url") {
+    message = await callTelegram<TelegramMessage>(botToken, "sendVideo", {
+      chat_id: chatId,
+      video: media.url,
+      caption: text,
+      supports_streaming: true,
+    });
+  } else {
+    const form = new FormData();
+    form.set("chat_id", chatId);
+    form.set("caption", text);
+    form.set("supports_streaming", "true");
+    form.set("video", new Blob([new Uint8Array(media.bytes)], { type: "video/mp4" }), media.filename);
+    message = await callTelegram<TelegramMessage>(botToken, "sendVideo", form);
+  }
+  return {
+    externalId: String(message.message_id),
+    permalink: telegramPermalink(message.chat, message.message_id),
+    publishedAt: new Date(message.date ? message.date * 1000 : Date.now()),
+  };
 }
 
 async function markNeedsReconnect(channelId: string, message: string) {

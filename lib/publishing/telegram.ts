@@ -1,5 +1,10 @@
 import "server-only";
 import { getEnv } from "@/lib/config";
+import {
+  PlatformError,
+  type PlatformFailureKind,
+  networkFailure as platformNetworkFailure,
+} from "./platform-error";
 
 /**
  * The Telegram Bot API (https://core.telegram.org/bots/api), the few methods publishing needs. Every call
@@ -17,38 +22,24 @@ export type TelegramChatMember = {
 };
 export type TelegramMessage = { message_id: number; date: number; chat: TelegramChat };
 
-/**
- * Why a call failed, in the terms publishing acts on:
- * - `rejected`: the platform answered and did not post (400, 403, 404, …);
- * - `unauthorized`: 401, the token is revoked or wrong;
- * - `transient`: 429 or 5xx, nothing was posted, try again (after `retryAfterSeconds` when given);
- * - `not_sent`: the request never reached the platform (connection refused, DNS);
- * - `unknown`: the request may have reached it and no answer came (timeout, connection cut).
- */
-export type TelegramFailureKind = "rejected" | "unauthorized" | "transient" | "not_sent" | "unknown";
+export type TelegramFailureKind = PlatformFailureKind;
 
-export class TelegramError extends Error {
+export class TelegramError extends PlatformError {
   constructor(
-    readonly kind: TelegramFailureKind,
+    kind: PlatformFailureKind,
     message: string,
-    readonly status: number | null = null,
-    readonly retryAfterSeconds: number | null = null,
+    status: number | null = null,
+    retryAfterSeconds: number | null = null,
   ) {
-    super(message);
+    super("Telegram", kind, message, status, retryAfterSeconds);
     this.name = "TelegramError";
   }
 }
 
-const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
-
-function networkFailure(error: unknown): TelegramError {
-  const cause = (error as { cause?: { code?: string } }).cause;
-  if ((error as Error).name === "TimeoutError")
-    return new TelegramError("unknown", "Telegram did not answer in time.");
-  if (cause?.code && NOT_SENT_CODES.has(cause.code))
-    return new TelegramError("not_sent", `Telegram could not be reached (${cause.code}).`);
-  return new TelegramError("unknown", "The connection to Telegram broke before it answered.");
-}
+const networkFailure = (error: unknown) => {
+  const failure = platformNetworkFailure("Telegram", error);
+  return new TelegramError(failure.kind, failure.message);
+};
 
 type Answer<T> =
   | { ok: true; result: T }

@@ -1,8 +1,9 @@
 import { BrandSettings } from "@/components/brands/brand-settings";
+import { linkedinConfigured } from "@/lib/publishing/linkedin";
 
 export const metadata = { title: "Brand settings" };
 
 export default async function BrandSettingsPage({ params }: { params: Promise<{ brandId: string }> }) {
   const { brandId } = await params;
-  return <BrandSettings brandId={brandId} />;
+  return <BrandSettings brandId={brandId} oauth={{ linkedin: linkedinConfigured() }} />;
 }

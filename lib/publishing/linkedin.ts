@@ -1,0 +1,175 @@
+import "server-only";
+import { getEnv } from "@/lib/config";
+import { kindOfStatus, networkFailure, PlatformError } from "./platform-error";
+
+/**
+ * LinkedIn, the calls publishing needs (https://learn.microsoft.com/linkedin/): OAuth 2.0 authorization
+ * code (`/oauth/v2/authorization`, `/oauth/v2/accessToken`, also for `refresh_token`), OpenID's
+ * `/v2/userinfo` for the member's id, name and picture, `POST /rest/images?action=initializeUpload` + a PUT of
+ * the bytes to the returned upload URL, and `POST /rest/posts` (the new post's URN in `x-restli-id`). The
+ * versioned `/rest` calls send `LinkedIn-Version` and `X-Restli-Protocol-Version: 2.0.0`. Tokens travel only
+ * in headers and form bodies, never in a logged URL.
+ */
+
+export const LINKEDIN_VERSION = "202510";
+export const LINKEDIN_SCOPES = "openid profile w_member_social";
+const PLATFORM = "LinkedIn";
+
+export const linkedinConfigured = () => {
+  const env = getEnv();
+  return Boolean(env.LINKEDIN_CLIENT_ID && env.LINKEDIN_CLIENT_SECRET);
+};
+
+export type LinkedInTokens = {
+  access_token: string;
+  expires_in: number;
+  refresh_token?: string;
+  refresh_token_expires_in?: number;
+  scope?: string;
+};
+
+export type LinkedInUserInfo = { sub: string; name?: string; given_name?: string; picture?: string };
+
+/** The platform's message from an error body: LinkedIn's `{message}` or OAuth's `{error_description}`. */
+async function failure(response: Response): Promise<PlatformError> {
+  let message = `LinkedIn answered HTTP ${response.status}.`;
+  try {
+    const body = (await response.json()) as { message?: string; error_description?: string; error?: string };
+    message = body.message ?? body.error_description ?? body.error ?? message;
+  } catch {
+    // not JSON: keep the status line
+  }
+  const retryAfter = Number(response.headers.get("retry-after"));
+  return new PlatformError(
+    PLATFORM,
+    kindOfStatus(response.status),
+    message,
+    response.status,
+    Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null,
+  );
+}
+
+async function send(url: string, init: RequestInit, timeoutMs?: number): Promise<Response> {
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      ...init,
+      redirect: "manual",
+      signal: AbortSignal.timeout(timeoutMs ?? getEnv().PUBLISH_TIMEOUT_MS),
+    });
+  } catch (error) {
+    throw networkFailure(PLATFORM, error);
+  }
+  if (!response.ok) throw await failure(response);
+  return response;
+}
+
+const restHeaders = (accessToken: string) => ({
+  Authorization: `Bearer ${accessToken}`,
+  "LinkedIn-Version": LINKEDIN_VERSION,
+  "X-Restli-Protocol-Version": "2.0.0",
+  "Content-Type": "application/json",
+});
+
+export function linkedinAuthorizeUrl({ redirectUri, state }: { redirectUri: string; state: string }) {
+  const env = getEnv();
+  const url = new URL(`${env.LINKEDIN_AUTH_BASE_URL}/oauth/v2/authorization`);
+  url.searchParams.set("response_type", "code");
+  url.searchParams.set("client_id", env.LINKEDIN_CLIENT_ID ?? "");
+  url.searchParams.set("redirect_uri", redirectUri);
+  url.searchParams.set("state", state);
+  url.searchParams.set("scope", LINKEDIN_SCOPES);
+  return url.toString();
+}
+
+async function tokenRequest(fields: Record<string, string>): Promise<LinkedInTokens> {
+  const env = getEnv();
+  const response = await send(
+    `${env.LINKEDIN_AUTH_BASE_URL}/oauth/v2/accessToken`,
+    {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({
+        ...fields,
+        client_id: env.LINKEDIN_CLIENT_ID ?? "",
+        client_secret: env.LINKEDIN_CLIENT_SECRET ?? "",
+      }),
+    },
+    15_000,
+  );
+  return (await response.json()) as LinkedInTokens;
+}
+
+export const exchangeLinkedInCode = (code: string, redirectUri: string) =>
+  tokenRequest({ grant_type: "authorization_code", code, redirect_uri: redirectUri });
+
+export const refreshLinkedInToken = (refreshToken: string) =>
+  tokenRequest({ grant_type: "refresh_token", refresh_token: refreshToken });
+
+export async function linkedinUserInfo(accessToken: string): Promise<LinkedInUserInfo> {
+  const response = await send(
+    `${getEnv().LINKEDIN_API_BASE_URL}/v2/userinfo`,
+    { headers: { Authorization: `Bearer ${accessToken}` } },
+    15_000,
+  );
+  return (await response.json()) as LinkedInUserInfo;
+}
+
+/** initializeUpload, then the PUT of the bytes; answers the image URN for the post. */
+export async function uploadLinkedInImage(
+  accessToken: string,
+  owner: string,
+  image: { bytes: Buffer; contentType: string },
+): Promise<string> {
+  const env = getEnv();
+  const initialized = await send(`${env.LINKEDIN_API_BASE_URL}/rest/images?action=initializeUpload`, {
+    method: "POST",
+    headers: restHeaders(accessToken),
+    body: JSON.stringify({ initializeUploadRequest: { owner } }),
+  });
+  const { value } = (await initialized.json()) as { value: { uploadUrl: string; image: string } };
+  await send(value.uploadUrl, {
+    method: "PUT",
+    headers: { Authorization: `Bearer ${accessToken}`, "Content-Type": image.contentType },
+    body: new Uint8Array(image.bytes),
+  });
+  return value.image;
+}
+
+/**
+ * LinkedIn's "little text" format: these characters are markup in `commentary` and must be escaped, or the
+ * text after them is lost. Hashtags become hashtag templates so they stay links.
+ */
+export function linkedinCommentary(text: string) {
+  return text.replace(/#([\p{L}\p{N}_]+)|[\\|{}@[\]()<>*_~#]/gu, (match, tag?: string) =>
+    tag ? `{hashtag|\\#|${tag}}` : `\\${match}`,
+  );
+}
+
+export async function createLinkedInPost(
+  accessToken: string,
+  post: { author: string; text: string; images: { urn: string; altText: string }[] },
+): Promise<{ urn: string; permalink: string }> {
+  const content =
+    post.images.length === 0
+      ? undefined
+      : post.images.length === 1
+        ? { media: { id: post.images[0].urn, altText: post.images[0].altText } }
+        : { multiImage: { images: post.images.map((image) => ({ id: image.urn, altText: image.altText })) } };
+  const response = await send(`${getEnv().LINKEDIN_API_BASE_URL}/rest/posts`, {
+    method: "POST",
+    headers: restHeaders(accessToken),
+    body: JSON.stringify({
+      author: post.author,
+      commentary: linkedinCommentary(post.text),
+      visibility: "PUBLIC",
+      distribution: { feedDistribution: "MAIN_FEED", targetEntities: [], thirdPartyDistributionChannels: [] },
+      ...(content ? { content } : {}),
+      lifecycleState: "PUBLISHED",
+      isReshareDisabledByAuthor: false,
+    }),
+  });
+  const urn = response.headers.get("x-restli-id");
+  if (!urn) throw new PlatformError(PLATFORM, "unknown", "LinkedIn created the post but sent no post id.");
+  return { urn, permalink: `https://www.linkedin.com/feed/update/${urn}/` };
+}

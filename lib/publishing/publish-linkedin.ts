@@ -1,0 +1,81 @@
+import "server-only";
+import { buffer } from "node:stream/consumers";
+import { eq } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { type ChannelConnection, channelConnections, type Post } from "@/db/schema";
+import { getMediaStorage, storedMediaKey } from "@/lib/media/storage";
+import { encryptSecret } from "@/lib/security/encrypt-secret";
+import { type OAuthCredentials, oauthCredentials } from "./channels";
+import { createLinkedInPost, refreshLinkedInToken, uploadLinkedInImage } from "./linkedin";
+import { oauthCredentialsFrom } from "./oauth-connect";
+import { PlatformError } from "./platform-error";
+
+/** An access token closer than this to its expiry is refreshed before it is used. */
+export const REFRESH_BEFORE_MS = 10 * 60_000;
+
+const CONTENT_TYPES: Record<string, string> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  webp: "image/webp",
+  gif: "image/gif",
+};
+
+/**
+ * The access token to publish with: the stored one, or a refreshed one (saved, encrypted) when it expires
+ * within REFRESH_BEFORE_MS. A token that expired with no refresh token left is `unauthorized` (reconnect).
+ */
+export async function freshLinkedInToken(channel: ChannelConnection): Promise<string> {
+  const credentials = oauthCredentials(channel);
+  if (credentials.accessTokenExpiresAt - Date.now() > REFRESH_BEFORE_MS) return credentials.accessToken;
+  const refreshUsable =
+    credentials.refreshToken &&
+    (credentials.refreshTokenExpiresAt === null || credentials.refreshTokenExpiresAt > Date.now());
+  if (!refreshUsable) {
+    if (credentials.accessTokenExpiresAt > Date.now()) return credentials.accessToken;
+    throw new PlatformError("LinkedIn", "unauthorized", "The access token expired and cannot be refreshed.");
+  }
+  const tokens = await refreshLinkedInToken(credentials.refreshToken as string);
+  const next: OAuthCredentials = oauthCredentialsFrom(tokens, credentials);
+  const db = await getDb();
+  await db
+    .update(channelConnections)
+    .set({ credentials: encryptSecret(JSON.stringify(next), channel.id), updatedAt: new Date() })
+    .where(eq(channelConnections.id, channel.id));
+  return next.accessToken;
+}
+
+export type LinkedInImage = { bytes: Buffer; contentType: string; altText: string };
+
+/** The media plan's images (items that have one), read from the media store for upload. */
+export async function mediaPlanImages(post: Pick<Post, "mediaPlan">): Promise<LinkedInImage[]> {
+  const storage = getMediaStorage();
+  const images: LinkedInImage[] = [];
+  for (const item of post.mediaPlan.items) {
+    const key = storedMediaKey(item.imageKey);
+    if (!key) continue;
+    const extension = key.split(".").pop()?.toLowerCase() ?? "";
+    images.push({
+      bytes: await buffer(await storage.read(key)),
+      contentType: CONTENT_TYPES[extension] ?? "application/octet-stream",
+      altText: item.altText,
+    });
+  }
+  return images;
+}
+
+/** Uploads the images, then creates the post; answers what the publication records. */
+export async function sendLinkedInPost(
+  accessToken: string,
+  channel: ChannelConnection,
+  text: string,
+  images: LinkedInImage[],
+) {
+  const author = `urn:li:person:${channel.externalId}`;
+  const uploaded: { urn: string; altText: string }[] = [];
+  for (const image of images) {
+    uploaded.push({ urn: await uploadLinkedInImage(accessToken, author, image), altText: image.altText });
+  }
+  const { urn, permalink } = await createLinkedInPost(accessToken, { author, text, images: uploaded });
+  return { externalId: urn, permalink, publishedAt: new Date() };
+}

@@ -1,0 +1,372 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signOAuthState } from "@/lib/publishing/oauth-state";
+import { newUser } from "./support/auth";
+import { type FakeLinkedIn, plainCommentary, startFakeLinkedIn } from "./support/fake-linkedin";
+import { api } from "./support/http";
+import { startTestServer, type TestServer } from "./support/test-server";
+import { waitFor } from "./support/video-media";
+
+// LinkedIn through OAuth and publishing, against the real server and a fake LinkedIn that speaks the
+// documented OAuth, userinfo, images and posts APIs and records every post made.
+
+const onPostgres = Boolean(process.env.DATABASE_URL);
+
+let linkedin: FakeLinkedIn;
+let server: TestServer;
+let token: string;
+let userId: string;
+let brandId: string;
+let channelId: string;
+
+const call = (p: string, init: Parameters<typeof api>[1] = {}) =>
+  api(p, { server: server.url, token, ...init });
+
+/** start → the fake's consent page → its "Allow" (or "Cancel") link: the callback URL with code and state. */
+async function authorize(choice: "allow" | "cancel" = "allow", as = token, brand = brandId) {
+  const start = await fetch(`${server.url}/api/channels/oauth/linkedin/start?brandId=${brand}`, {
+    headers: { authorization: `Bearer ${as}` },
+    redirect: "manual",
+  });
+  expect(start.status, await start.clone().text()).toBe(302);
+  const location = new URL(start.headers.get("location") as string);
+  const page = await (await fetch(location)).text();
+  const href = new RegExp(`id="${choice}" href="([^"]+)"`).exec(page)?.[1] as string;
+  return { authorizeUrl: location, callback: new URL(href.replaceAll("&amp;", "&")) };
+}
+
+async function callback(url: URL, as = token) {
+  return api(`${url.pathname}${url.search}`, { server: server.url, token: as, redirect: "manual" });
+}
+
+async function connect() {
+  const { callback: url } = await authorize();
+  const done = await callback(url);
+  expect(done.status, done.text).toBe(303);
+  return done;
+}
+
+async function channels() {
+  const list = await call(`/api/channels?brandId=${brandId}`);
+  expect(list.status).toBe(200);
+  return list.body.items as { channelId: string; channel: string; [key: string]: unknown }[];
+}
+
+async function newPost(
+  caption: string,
+  images = 0,
+  extra: Record<string, unknown> = {},
+  channel: "linkedin" | "telegram" = "linkedin",
+) {
+  const created = await call("/api/content/create", {
+    method: "POST",
+    json: {
+      brandId,
+      channel,
+      goal: "announcement",
+      topic: "Our autumn seasonal blend arrives in every café next week",
+    },
+  });
+  expect(created.status, created.text).toBe(201);
+  const postId = created.body.postId as string;
+  const items = Array.from({ length: images }, (_, index) => ({
+    type: "image",
+    aspectRatio: "1:1",
+    description: `Picture ${index + 1} of the roast`,
+    altText: `Roast, picture ${index + 1}`,
+  }));
+  const patched = await call(`/api/posts/${postId}`, {
+    method: "PATCH",
+    json: {
+      caption,
+      hashtags: [],
+      mediaPlan: { format: images === 0 ? "text_only" : images === 1 ? "single_image" : "carousel", items },
+      ...extra,
+    },
+  });
+  expect(patched.status, patched.text).toBe(200);
+  for (let index = 0; index < images; index++) {
+    const made = await call(`/api/posts/${postId}/media/${index}/image/generate`, { method: "POST" });
+    expect(made.status, made.text).toBe(200);
+  }
+  return postId;
+}
+
+async function publish(postId: string) {
+  return call(`/api/posts/${postId}/publications`, { method: "POST", json: { channelId } });
+}
+
+async function settled(publicationId: string) {
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON.
+  let last: any = {};
+  await waitFor(
+    async () => {
+      last = (await call(`/api/publications/${publicationId}`)).body;
+      return last.status === "published" || last.status === "failed";
+    },
+    { timeoutMs: 30_000, what: `publication ${publicationId}` },
+  ).catch((error: Error) => {
+    throw new Error(`${error.message} Last: ${JSON.stringify(last)}`);
+  });
+  return last;
+}
+
+beforeAll(async () => {
+  linkedin = await startFakeLinkedIn();
+  server = await startTestServer({
+    env: {
+      LINKEDIN_CLIENT_ID: linkedin.clientId,
+      LINKEDIN_CLIENT_SECRET: linkedin.clientSecret,
+      LINKEDIN_AUTH_BASE_URL: linkedin.url,
+      LINKEDIN_API_BASE_URL: linkedin.url,
+      PUBLISH_SWEEP_INTERVAL_SECONDS: "2",
+      PUBLISH_TIMEOUT_MS: "4000",
+    },
+  });
+  ({ token, userId } = await newUser(server.url));
+  const brand = await call("/api/brands", {
+    method: "POST",
+    json: { name: "LinkedIn Brand", tone: "warm and direct", voice: "short sentences" },
+  });
+  brandId = brand.body.brandId;
+});
+
+afterAll(async () => {
+  await server?.stop();
+  await linkedin?.close();
+});
+
+describe("connecting LinkedIn through OAuth", () => {
+  it("start redirects to LinkedIn's authorize page with a signed state; Allow connects the member", async () => {
+    const { authorizeUrl, callback: back } = await authorize();
+    expect(authorizeUrl.origin).toBe(linkedin.url);
+    expect(authorizeUrl.pathname).toBe("/oauth/v2/authorization");
+    expect(Object.fromEntries(authorizeUrl.searchParams)).toMatchObject({
+      response_type: "code",
+      client_id: linkedin.clientId,
+      redirect_uri: `${server.url}/api/channels/oauth/linkedin/callback`,
+      scope: "openid profile w_member_social",
+    });
+    expect(authorizeUrl.searchParams.get("state")).toMatch(/^[\w-]+\.[\w-]{43}$/);
+    expect(back.searchParams.get("state")).toBe(authorizeUrl.searchParams.get("state"));
+
+    const done = await callback(back);
+    expect(done.status, done.text).toBe(303);
+    expect(done.headers.get("location")).toMatch(new RegExp(`^/brands/${brandId}\\?connected=chn_`));
+    const list = await channels();
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({
+      channel: "linkedin",
+      accountName: "Ada Marketer",
+      avatarUrl: `${linkedin.url}/avatar.png`,
+      status: "active",
+    });
+    channelId = list[0].channelId;
+    expect(JSON.stringify(list)).not.toMatch(/AQV|AQX/);
+    for (const issued of linkedin.issuedTokens()) expect(server.logs()).not.toContain(issued);
+    expect(linkedin.grants).toEqual([{ grantType: "authorization_code", status: 200 }]);
+
+    // The same member again replaces the tokens of the same connection.
+    await connect();
+    expect((await channels()).map((c) => c.channelId)).toEqual([channelId]);
+  });
+
+  it("answers a clear envelope error to a bad, expired, foreign or declined state, connecting nothing", async () => {
+    const { callback: back } = await authorize();
+    const state = back.searchParams.get("state") as string;
+    const withState = (value: string) => {
+      const url = new URL(back);
+      url.searchParams.set("state", value);
+      return url;
+    };
+
+    const altered = await callback(withState(`${state.slice(0, -2)}${state.endsWith("AA") ? "BB" : "AA"}`));
+    expect(altered.status).toBe(400);
+    expect(altered.body.error).toMatchObject({
+      code: "oauth_state_invalid",
+      details: { reason: "signature" },
+    });
+    expect(altered.body.error.message).toMatch(/Start connecting again/);
+
+    const garbage = await callback(withState("not-a-state"));
+    expect(garbage.body.error).toMatchObject({
+      code: "oauth_state_invalid",
+      details: { reason: "malformed" },
+    });
+
+    const old = signOAuthState(
+      server.authSecret,
+      { userId, brandId, channel: "linkedin" },
+      Math.floor(Date.now() / 1000) - 700,
+    );
+    const expired = await callback(withState(old));
+    expect(expired.status).toBe(400);
+    expect(expired.body.error).toMatchObject({ code: "oauth_state_invalid", details: { reason: "expired" } });
+    expect(expired.body.error.message).toMatch(/older than 10 minutes/);
+
+    const other = await newUser(server.url);
+    const foreign = await callback(back, other.token);
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.error).toMatchObject({ code: "oauth_state_invalid", details: { reason: "foreign" } });
+
+    const anonymous = await fetch(`${server.url}${back.pathname}${back.search}`, { redirect: "manual" });
+    expect(anonymous.status).toBe(401);
+
+    const { callback: declined } = await authorize("cancel");
+    const cancel = await callback(declined);
+    expect(cancel.status).toBe(422);
+    expect(cancel.body.error).toMatchObject({
+      code: "channel_check_failed",
+      details: { check: "oauth", platformMessage: "The user cancelled the authorization" },
+    });
+
+    // A stranger may not start one for this brand; an unknown platform is 404.
+    const stranger = await fetch(`${server.url}/api/channels/oauth/linkedin/start?brandId=${brandId}`, {
+      headers: { authorization: `Bearer ${other.token}` },
+      redirect: "manual",
+    });
+    expect(stranger.status).toBe(404);
+    const unknown = await call(`/api/channels/oauth/myspace/start?brandId=${brandId}`, {
+      redirect: "manual",
+    });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe("not_found");
+
+    // Nothing of the refused attempts was connected.
+    expect(await channels()).toHaveLength(1);
+  });
+});
+
+describe("publishing to LinkedIn", () => {
+  it("publishes text with an image: the image uploaded, then one post with the URN and its permalink", async () => {
+    const before = linkedin.posts.length;
+    const caption = "Autumn blend (limited) arrives next week #coffee — say hi @ the counter!";
+    const postId = await newPost(caption, 1);
+    const created = await publish(postId);
+    expect(created.status, created.text).toBe(202);
+    const done = await settled(created.body.publicationId);
+    expect(done.status, JSON.stringify(done)).toBe("published");
+    expect(linkedin.posts).toHaveLength(before + 1);
+    const sent = linkedin.posts.at(-1);
+    expect(done.externalId).toBe(sent?.urn);
+    expect(done.permalink).toBe(`https://www.linkedin.com/feed/update/${sent?.urn}/`);
+    expect(plainCommentary(sent?.commentary ?? "")).toBe(caption);
+    expect(sent?.commentary).toContain("{hashtag|\\#|coffee}");
+    expect(sent?.commentary).toContain("\\(limited\\)");
+    expect(sent?.headers).toEqual({ version: expect.stringMatching(/^\d{6}$/), restli: "2.0.0" });
+    expect(sent?.images).toHaveLength(1);
+    expect(sent?.images[0].contentType).toMatch(/^image\/(jpeg|png)$/);
+    expect(sent?.images[0].altText).toBe("Roast, picture 1");
+    expect(sent?.images[0].bytes).toBeGreaterThan(1000);
+    expect((await call(`/api/posts/${postId}`)).body.status).toBe("published");
+  });
+
+  it("sends several images as one multi-image post", async () => {
+    const before = linkedin.posts.length;
+    const created = await publish(await newPost("Three roasts, one week.", 3));
+    expect((await settled(created.body.publicationId)).status).toBe("published");
+    expect(linkedin.posts).toHaveLength(before + 1);
+    expect(linkedin.posts.at(-1)?.images.map((image) => image.altText)).toEqual([
+      "Roast, picture 1",
+      "Roast, picture 2",
+      "Roast, picture 3",
+    ]);
+  });
+
+  it("refuses rule violations before sending: 3,000 characters, and a video", async () => {
+    const before = linkedin.posts.length;
+    // Written for Telegram (4,096 without media), so only publishing to LinkedIn breaks the limit.
+    const long = await publish(await newPost("x".repeat(3001), 0, {}, "telegram"));
+    expect(long.status).toBe(422);
+    expect(long.body.error).toMatchObject({
+      code: "publish_rule_violation",
+      details: { channel: "linkedin", rule: "caption_length", limit: 3000, actual: 3001 },
+    });
+    const video = await publish(
+      await newPost("A short clip of the roast.", 0, { videoUrl: "https://cdn.example.com/roast.mp4" }),
+    );
+    expect(video.status).toBe(422);
+    expect(video.body.error).toMatchObject({
+      code: "publish_rule_violation",
+      details: { channel: "linkedin", rule: "media_unsupported" },
+    });
+    expect(linkedin.posts).toHaveLength(before);
+  });
+
+  it("retries a 429 after Retry-After and a 5xx with backoff, posting exactly once", async () => {
+    const before = linkedin.posts.length;
+    linkedin.behavior.rateLimit = { count: 1, retryAfterSeconds: 1 };
+    linkedin.behavior.serverError = { count: 1, status: 503 };
+    const created = await publish(await newPost("Retried until it went through.", 1));
+    const done = await settled(created.body.publicationId);
+    expect(done.status, JSON.stringify(done)).toBe("published");
+    expect(done.attempts).toBe(3);
+    expect(linkedin.posts).toHaveLength(before + 1);
+  });
+
+  it("refreshes an access token that is about to expire before it publishes", async () => {
+    linkedin.behavior.tokenLifetimeSeconds = 120;
+    await connect();
+    linkedin.behavior.tokenLifetimeSeconds = 5_184_000;
+    const refreshesBefore = linkedin.grants.filter((grant) => grant.grantType === "refresh_token").length;
+    const created = await publish(await newPost("Published with a refreshed token."));
+    expect((await settled(created.body.publicationId)).status).toBe("published");
+    expect(linkedin.grants.filter((grant) => grant.grantType === "refresh_token")).toHaveLength(
+      refreshesBefore + 1,
+    );
+    // The refreshed token was saved: the next one needs no refresh.
+    const again = await publish(await newPost("And again, no refresh needed."));
+    expect((await settled(again.body.publicationId)).status).toBe("published");
+    expect(linkedin.grants.filter((grant) => grant.grantType === "refresh_token")).toHaveLength(
+      refreshesBefore + 1,
+    );
+  });
+
+  it.skipIf(!onPostgres)("keeps the tokens unreadable in a database dump", async () => {
+    const dump = execFileSync(
+      "pg_dump",
+      ["--data-only", "--table=channel_connections", server.databaseUrl as string],
+      { encoding: "utf8" },
+    );
+    expect(dump).toContain("Ada Marketer");
+    for (const issued of linkedin.issuedTokens()) expect(dump).not.toContain(issued);
+  });
+
+  it.skipIf(onPostgres)("keeps the tokens unreadable in the embedded database's files", async () => {
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const file = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(file);
+        else files.push(file);
+      }
+    };
+    walk(path.join(server.dataDir, "pglite"));
+    expect(files.length).toBeGreaterThan(0);
+    for (const issued of linkedin.issuedTokens()) {
+      const secret = Buffer.from(issued);
+      for (const file of files) expect(fs.readFileSync(file).includes(secret), file).toBe(false);
+    }
+  });
+
+  it("a revoked token ends failed channel_reauth_required, and the connection shows needs_reconnect", async () => {
+    const before = linkedin.posts.length;
+    linkedin.revokeAll();
+    const created = await publish(await newPost("Nobody will see this one."));
+    const done = await settled(created.body.publicationId);
+    expect(done.status).toBe("failed");
+    expect(done.error).toMatchObject({ code: "channel_reauth_required", retryable: false });
+    expect(done.error.message).toMatch(/revoked/);
+    expect(linkedin.posts).toHaveLength(before);
+    const [connection] = await channels();
+    expect(connection).toMatchObject({ status: "needs_reconnect" });
+    const refused = await publish(await newPost("Refused up front now."));
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe("channel_reauth_required");
+    // Reconnecting through OAuth makes it active again.
+    await connect();
+    expect((await channels())[0]).toMatchObject({ status: "active", statusMessage: null });
+  });
+});
