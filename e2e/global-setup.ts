@@ -1,15 +1,27 @@
+import { startFakeLinkedIn } from "../test/support/fake-linkedin";
 import { startFakeTelegram } from "../test/support/fake-telegram";
 import { startTestServer } from "../test/support/test-server";
 
-/** Starts the app (and a fake Telegram Bot API for publishing) for the browser tests; workers read their URLs from the environment. */
+/** Starts the app (and fake Telegram and LinkedIn APIs for publishing) for the browser tests; workers read their URLs from the environment. */
 export default async function globalSetup() {
   const telegram = await startFakeTelegram();
-  const server = await startTestServer({ env: { TELEGRAM_API_BASE_URL: telegram.url } });
+  const linkedin = await startFakeLinkedIn();
+  const server = await startTestServer({
+    env: {
+      TELEGRAM_API_BASE_URL: telegram.url,
+      LINKEDIN_CLIENT_ID: linkedin.clientId,
+      LINKEDIN_CLIENT_SECRET: linkedin.clientSecret,
+      LINKEDIN_AUTH_BASE_URL: linkedin.url,
+      LINKEDIN_API_BASE_URL: linkedin.url,
+    },
+  });
   process.env.E2E_BASE_URL = server.url;
   process.env.E2E_DATA_DIR = server.dataDir;
   process.env.E2E_TELEGRAM_URL = telegram.url;
+  process.env.E2E_LINKEDIN_URL = linkedin.url;
   return async () => {
     await server.stop();
     await telegram.close();
+    await linkedin.close();
   };
 }

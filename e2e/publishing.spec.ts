@@ -125,3 +125,61 @@ test("connect Telegram, publish now with a permalink, schedule one and see it pu
   await items.filter({ hasText: "published" }).first().click();
   await expect(page).toHaveURL(/\/studio\/pst_/);
 });
+
+test("connect LinkedIn through its consent page and publish a text post with an image", async ({ page }) => {
+  test.setTimeout(180_000);
+  const headers = await signUp(page);
+  const linkedinUrl = process.env.E2E_LINKEDIN_URL as string;
+  const brand = await page.request.post("/api/brands", {
+    headers,
+    data: { name: "Contoso Roasters", tone: "warm and upbeat", voice: "short sentences" },
+  });
+  const { brandId } = await brand.json();
+
+  // Brand settings → LinkedIn's (the fake's) consent page → Allow → back in brand settings, connected.
+  await page.goto(`/brands/${brandId}`);
+  const panel = page.getByTestId("channels-panel");
+  await panel.getByRole("link", { name: "Connect LinkedIn" }).click();
+  await expect(page).toHaveURL(new RegExp(`^${linkedinUrl}/oauth/v2/authorization\\?`));
+  await page.getByRole("link", { name: "Allow" }).click();
+  await expect(page).toHaveURL(new RegExp(`/brands/${brandId}\\?connected=chn_`));
+  await expect(panel.getByRole("list", { name: "Connected channels" })).toContainText("Ada Marketer");
+  await expect(panel.getByRole("list", { name: "Connected channels" })).toContainText("LinkedIn");
+  await expectAxeClean(page, "brand settings with LinkedIn", '[data-testid="channels-panel"]');
+
+  // A LinkedIn post with one image of its media plan.
+  const created = await page.request.post("/api/content/create", {
+    headers,
+    data: { brandId, channel: "linkedin", goal: "announcement", topic: "Our autumn blend arrives next week" },
+  });
+  const { postId } = await created.json();
+  const items = [
+    { type: "image", aspectRatio: "1:1", description: "The roast", altText: "The autumn roast" },
+  ];
+  const patched = await page.request.patch(`/api/posts/${postId}`, {
+    headers,
+    data: { caption: "Autumn blend, next week.", hashtags: [], mediaPlan: { format: "single_image", items } },
+  });
+  expect(patched.status()).toBe(200);
+  const drawn = await page.request.post(`/api/posts/${postId}/media/0/image/generate`, { headers });
+  expect(drawn.status()).toBe(200);
+
+  await page.goto(`/studio/${postId}`);
+  const publish = page.getByTestId("publish-panel");
+  await publish.getByRole("button", { name: "Publish to Ada Marketer now" }).click();
+  const row = publish.getByTestId("publication-row").first();
+  await expect(row.getByTestId("publication-status")).toHaveAttribute("data-status", "published", {
+    timeout: 30_000,
+  });
+  await expect(row.getByRole("link", { name: "View post" })).toHaveAttribute(
+    "href",
+    /^https:\/\/www\.linkedin\.com\/feed\/update\/urn:li:share:\d+\/$/,
+  );
+  const state = await (await page.request.get(`${linkedinUrl}/__fake/state`)).json();
+  const mine = state.posts.filter((post: { commentary: string }) =>
+    post.commentary.startsWith("Autumn blend"),
+  );
+  expect(mine).toHaveLength(1);
+  expect(mine[0].images).toHaveLength(1);
+  expect(mine[0].images[0].bytes).toBeGreaterThan(1000);
+});
