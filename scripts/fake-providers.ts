@@ -1,6 +1,6 @@
 /**
- * `npm run fake-providers [-- --heygen-port 4010 --did-port 4020 --telegram-port 4030 --render-ms 8000]`:
- * starts the local servers that speak the HeyGen, D-ID and Telegram Bot APIs (the same ones the tests use) and prints the environment
+ * `npm run fake-providers [-- --heygen-port 4010 --did-port 4020 --telegram-port 4030 --linkedin-port 4040 --render-ms 8000]`:
+ * starts the local servers that speak the HeyGen, D-ID, Telegram Bot and LinkedIn APIs (the same ones the tests use) and prints the environment
  * that points Brand Studio at them. Steer them while they run:
  *   curl -X POST localhost:4010/__fake/behavior -d '{"failNext":"No face found"}'
  *   curl -X POST localhost:4010/__fake/behavior -d '{"rateLimit":{"count":1,"retryAfterSeconds":5}}'
@@ -10,6 +10,7 @@
  */
 import { startFakeDid } from "../test/support/fake-did";
 import { startFakeHeygen } from "../test/support/fake-heygen";
+import { startFakeLinkedIn } from "../test/support/fake-linkedin";
 import { startFakeTelegram } from "../test/support/fake-telegram";
 
 function option(name: string, fallback: number) {
@@ -30,6 +31,7 @@ async function main() {
     username: "brand_studio_demo",
     admins: [{ token: botToken }],
   });
+  const linkedin = await startFakeLinkedIn({ port: option("linkedin-port", 4040) });
   const renderMs = option("render-ms", 8000);
   heygen.behavior.renderMs = renderMs;
   did.behavior.renderMs = renderMs;
@@ -52,10 +54,17 @@ Use Telegram (publishing):
   Posted messages: curl ${telegram.url}/__fake/state
   Steer it: curl -X POST ${telegram.url}/__fake/behavior -d '{"rateLimit":{"count":1,"retryAfterSeconds":3}}'
             (also serverError {count, status} and sendLatencyMs)
+
+Use LinkedIn (publishing, OAuth):
+  LINKEDIN_CLIENT_ID=${linkedin.clientId} LINKEDIN_CLIENT_SECRET=${linkedin.clientSecret} LINKEDIN_AUTH_BASE_URL=${linkedin.url} LINKEDIN_API_BASE_URL=${linkedin.url} npm run dev
+  then "Connect LinkedIn" in brand settings and press Allow on the fake's consent page.
+  Posts made: curl ${linkedin.url}/__fake/state
+  Steer it: curl -X POST ${linkedin.url}/__fake/behavior -d '{"rateLimit":{"count":1,"retryAfterSeconds":3}}'
+            (also serverError {count, status} and tokenLifetimeSeconds)
 Steer a fake with POST ${heygen.url}/__fake/behavior (failNext, rateLimit, outage, dropWebhooks, latencyMs, renderMs).`);
 
   const stop = async () => {
-    await Promise.all([heygen.close(), did.close(), telegram.close()]);
+    await Promise.all([heygen.close(), did.close(), telegram.close(), linkedin.close()]);
     process.exit(0);
   };
   process.on("SIGINT", stop);
