@@ -33,6 +33,12 @@ export type RenderBench = {
   baselineRealTime: number;
   /** The renderer's speed as a share of the plain encode's (goal: ≥ 0.9). */
   vsBaseline: number;
+  /**
+   * Median CPU seconds per round (this process and the programs it ran: ffmpeg, espeak-ng, sharp's
+   * threads): on a shared machine steadier than wall time, which other work stretches.
+   */
+  renderCpuSeconds: number;
+  baselineCpuSeconds: number;
 };
 
 const median = (values: number[]) => {
@@ -58,9 +64,18 @@ function scriptOf(seconds: number) {
   return picked.join(" ");
 }
 
-async function timed(work: () => Promise<unknown>) {
+/** CPU seconds this process and its finished children have used (/proc/self/stat, clock ticks of 10 ms). */
+function cpuSeconds() {
+  const fields = fs.readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+  // After the command: state is field 3, so utime, stime, cutime, cstime (14–17) are at 11–14 here.
+  return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) / 100;
+}
+
+async function timed(work: () => Promise<unknown>, cpu: number[]) {
   const started = performance.now();
+  const cpuBefore = cpuSeconds();
   await work();
+  cpu.push(cpuSeconds() - cpuBefore);
   return (performance.now() - started) / 1000;
 }
 
@@ -135,6 +150,7 @@ export async function benchRender(
   const script = scriptOf(full ? seconds * 0.92 : seconds);
   const renders: number[] = [];
   const baselines: number[] = [];
+  const [renderCpu, baselineCpu]: number[][] = [[], []];
   let videoSeconds = 0;
   try {
     const images = full ? await storeFullRenderMedia(ffmpeg, dir) : [];
@@ -164,29 +180,31 @@ export async function benchRender(
             { signal: new AbortController().signal, onProgress: () => {} },
           );
           duration = result.durationSeconds;
-        }),
+        }, renderCpu),
       );
       await getMediaStorage().remove(videoMediaPrefix(jobId));
       videoSeconds = duration;
       baselines.push(
-        await timed(() =>
-          runProcess(ffmpeg, [
-            "-nostdin",
-            "-hide_banner",
-            "-v",
-            "error",
-            "-y",
-            "-f",
-            "lavfi",
-            "-i",
-            `color=c=0x3B2F2F:s=${width}x${height}:r=25:d=${duration.toFixed(3)}`,
-            "-f",
-            "lavfi",
-            "-i",
-            "anullsrc=r=44100:cl=mono",
-            ...encodeSettings({ seconds: duration, threads }),
-            path.join(dir, "baseline.mp4"),
-          ]),
+        await timed(
+          () =>
+            runProcess(ffmpeg, [
+              "-nostdin",
+              "-hide_banner",
+              "-v",
+              "error",
+              "-y",
+              "-f",
+              "lavfi",
+              "-i",
+              `color=c=0x3B2F2F:s=${width}x${height}:r=25:d=${duration.toFixed(3)}`,
+              "-f",
+              "lavfi",
+              "-i",
+              "anullsrc=r=44100:cl=mono",
+              ...encodeSettings({ seconds: duration, threads }),
+              path.join(dir, "baseline.mp4"),
+            ]),
+          baselineCpu,
         ),
       );
     }
@@ -208,6 +226,8 @@ export async function benchRender(
     realTime: videoSeconds / renderSeconds,
     baselineRealTime: videoSeconds / baselineSeconds,
     vsBaseline: baselineSeconds / renderSeconds,
+    renderCpuSeconds: median(renderCpu),
+    baselineCpuSeconds: median(baselineCpu),
   };
 }
 
@@ -221,6 +241,7 @@ export function renderBenchRows(bench: RenderBench) {
     `| ${bench.full ? "full " : ""}render speed (video seconds per wall second; goal ≥ ${bench.full ? 5 : 8}×) | ${bench.realTime.toFixed(1)}× |`,
     `| plain ffmpeg encode, same length and settings | ${bench.baselineSeconds.toFixed(2)} s (${bench.baselineRealTime.toFixed(1)}×) |`,
     `| ${bench.full ? "full " : ""}render vs plain encode${bench.full ? "" : " (goal ≥ 0.9×)"} | ${bench.vsBaseline.toFixed(2)}× |`,
+    `| CPU seconds per round, render (ffmpeg, speech, images) / plain encode | ${bench.renderCpuSeconds.toFixed(2)} / ${bench.baselineCpuSeconds.toFixed(2)} (plain ÷ render ${(bench.baselineCpuSeconds / bench.renderCpuSeconds).toFixed(2)}×) |`,
     `| ffmpeg threads | ${bench.threads} |`,
   ];
 }

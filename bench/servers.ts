@@ -182,6 +182,7 @@ export async function startApp(options: {
     WORKER: options.worker ?? "inline",
     RATE_LIMIT_GENERATE_PER_MINUTE: "100000",
     RATE_LIMIT_VIDEO_PER_MINUTE: "100000",
+    RATE_LIMIT_IMAGE_PER_MINUTE: "100000",
     VIDEO_MONTHLY_QUOTA: "100000",
     ...options.env,
   };

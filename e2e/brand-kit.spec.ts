@@ -1,17 +1,26 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import sharp from "sharp";
+import { startFakeOpenAI } from "../test/support/fake-openai";
+import { startTestServer } from "../test/support/test-server";
+
+const run = promisify(execFile);
 
 /** Signs a new user up through the pages; returns a bearer token for setting up data over the API. */
-async function signUp(page: Page) {
+async function signUp(page: Page, origin = "") {
   const email = `e2e-kit-${Date.now()}@example.test`;
-  await page.goto("/signup");
+  await page.goto(`${origin}/signup`);
   await page.getByLabel("Name").fill("Kit Marketer");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("e2e-password-1");
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByTestId("signed-in-as")).toHaveText(email);
-  const session = await (await page.request.get("/api/auth/session")).json();
+  const session = await (await page.request.get(`${origin}/api/auth/session`)).json();
   return { authorization: `Bearer ${session.accessToken}` };
 }
 
@@ -36,6 +45,32 @@ function toneWav() {
   header.write("data", 36, "ascii");
   header.writeUInt32LE(data.length, 40);
   return Buffer.concat([header, data]);
+}
+
+/** A photo-like picture in no brand colour: a soft blob and stripes over a flat ground, as a JPEG. */
+function photo(ground: string, blob: string) {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="1500"><rect width="1200" height="1500" fill="${ground}"/><circle cx="600" cy="750" r="420" fill="${blob}"/>${[0, 1, 2, 3].map((i) => `<rect x="${120 + i * 260}" y="1200" width="120" height="200" fill="${blob}"/>`).join("")}</svg>`;
+  return sharp(Buffer.from(svg)).jpeg({ quality: 90 }).toBuffer();
+}
+
+/** The words tesseract reads in a picture (white-on-colour and dark-on-light text both). */
+async function readWords(png: Buffer) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "e2e-ocr-"));
+  const words = new Set<string>();
+  try {
+    for (const [index, variant] of [
+      sharp(png).grayscale().threshold(200).negate(),
+      sharp(png).grayscale().threshold(100),
+    ].entries()) {
+      const file = path.join(dir, `ocr-${index}.png`);
+      await variant.png().toFile(file);
+      const { stdout } = await run("tesseract", [file, "-", "--psm", "6"]);
+      for (const word of stdout.toLowerCase().split(/[^a-z]+/)) if (word) words.add(word);
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return words;
 }
 
 const LOGO_SVG = Buffer.from(
@@ -155,13 +190,145 @@ test("set the brand kit, watch the preview follow it, give a post images and mak
   await page.screenshot({ path: "screenshots/studio-images-390.png", fullPage: true });
   await page.setViewportSize({ width: 1280, height: 900 });
 
-  // The video of the post: its images as scenes, the logo in the corner.
+  // The marketer's own photos replace both drawn cards (uploads, cover-cropped to the items' 4:5).
+  await page.reload();
+  for (const [index, [ground, blob]] of [
+    ["#7A1F5C", "#D98CB3"],
+    ["#2D5F8B", "#9CC3E6"],
+  ].entries()) {
+    const before = await page.getByTestId(`media-image-${index}`).getAttribute("src");
+    await page.getByLabel(`Image file for media item ${index + 1}`).setInputFiles({
+      name: `photo-${index}.jpg`,
+      mimeType: "image/jpeg",
+      buffer: await photo(ground, blob),
+    });
+    await expect(page.getByTestId(`media-image-${index}`)).not.toHaveAttribute("src", before as string, {
+      timeout: 30_000,
+    });
+  }
+
+  // A 9:16 video of the post: its two photos as scenes, the caption, the logo in the corner.
   await page.goto(`/videos/new?postId=${post.postId}`);
+  await page.getByRole("radio", { name: /Vertical 9:16/ }).check();
   await page.getByRole("button", { name: "Make the video" }).click();
   await expect(page).toHaveURL(/\/videos\/vjb_[\w-]+$/);
   await expect(page.getByTestId("video-status")).toHaveText("Ready", { timeout: 150_000 });
   const jobId = page.url().split("/").pop() as string;
   const job = await (await page.request.get(`/api/video/jobs/${jobId}`, { headers })).json();
-  expect(job.status).toBe("succeeded");
+  expect(job).toMatchObject({ status: "succeeded", aspectRatio: "9:16", warnings: [] });
+
+  // The frame the page shows (the player's poster, taken while the first phrase is spoken).
+  const player = page.getByTestId("video-player");
+  await expect(player).toBeVisible();
+  const posterUrl = (await player.getAttribute("poster")) as string;
+  expect(posterUrl).toBeTruthy();
+  const poster = Buffer.from(await (await page.request.get(posterUrl)).body());
+  expect(await sharp(poster).metadata()).toMatchObject({ width: 720, height: 1280 });
+  // The caption on it is the first phrase of the captions sidecar the page links.
+  const vtt = await (await page.request.get(job.captionsUrl)).text();
+  const firstCue = vtt.split("\n\n").find((block) => block.includes("-->")) as string;
+  const expected = firstCue
+    .split("\n")
+    .slice(1)
+    .join(" ")
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter((word) => word.length > 2);
+  expect(expected.length).toBeGreaterThan(0);
+  // Reels' safe area of a 720×1280 frame: 44 px in from the left, 154 px down, captions above y 1024.
+  const captionArea = await sharp(poster)
+    .extract({ left: 44, top: 560, width: 590, height: 1024 - 560 })
+    .resize({ width: 1180 })
+    .png()
+    .toBuffer();
+  const read = await readWords(captionArea);
+  const found = expected.filter((word) => read.has(word));
+  expect(found.length, `caption read as "${[...read].join(" ")}"`).toBeGreaterThanOrEqual(
+    Math.ceil(expected.length * 0.75),
+  );
+  // The logo sits in the safe area's top-left corner: the SVG, drawn at the renderer's size (72 px high).
+  const reference = await sharp(LOGO_SVG).resize(216, 72, { fit: "fill" }).removeAlpha().raw().toBuffer();
+  const corner = await sharp(poster)
+    .extract({ left: 44, top: 154, width: 216, height: 72 })
+    .removeAlpha()
+    .raw()
+    .toBuffer();
+  let difference = 0;
+  for (let i = 0; i < corner.length; i++) difference += Math.abs(corner[i] - reference[i]);
+  expect(difference / corner.length).toBeLessThan(20);
   await page.screenshot({ path: "screenshots/brand-kit-video.png", fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: "screenshots/brand-kit-video-390.png", fullPage: true });
+});
+
+test("media-plan images from an image model (a fake of OpenAI's /v1/images/generations) show in the Instagram preview", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const fake = await startFakeOpenAI();
+  // Its own server: this one has an image model (the fake), where the suite's server draws cards locally.
+  const server = await startTestServer({
+    env: { OPENAI_API_KEY: "sk-e2e-images", OPENAI_BASE_URL: fake.url, IMAGE_MODEL: "gpt-image-1" },
+  });
+  try {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const headers = await signUp(page, server.url);
+    const { brandId } = await (
+      await page.request.post(`${server.url}/api/brands`, {
+        headers,
+        data: { name: "Harbour Bakery", tone: "warm", voice: "short sentences", primaryColor: "#0E7C66" },
+      })
+    ).json();
+    const post = await (
+      await page.request.post(`${server.url}/api/content/create`, {
+        headers,
+        data: { brandId, channel: "instagram", topic: "fresh sourdough every morning", goal: "awareness" },
+      })
+    ).json();
+    const items = [1, 2].map((n) => ({
+      type: "image",
+      description: `Loaf ${n} on the counter at sunrise`,
+      altText: `Model loaf ${n}`,
+      aspectRatio: "1:1",
+    }));
+    const patched = await page.request.patch(`${server.url}/api/posts/${post.postId}`, {
+      headers,
+      data: { mediaPlan: { format: "carousel", items } },
+    });
+    expect(patched.status()).toBe(200);
+    fake.requests.length = 0;
+    await page.goto(`${server.url}/studio/${post.postId}`);
+    await page.getByRole("button", { name: "Generate images" }).click();
+    await expect(page.getByTestId("media-image-0")).toBeVisible({ timeout: 60_000 });
+    await expect(page.getByTestId("media-image-1")).toBeVisible({ timeout: 60_000 });
+    // Each image came from the model, asked with the item's description and the brand's colour.
+    const asked = fake.imageRequests();
+    expect(asked).toHaveLength(2);
+    expect(String(asked[0].body?.prompt)).toContain("#0E7C66");
+    expect(asked.map((request) => String(request.body?.prompt).split("\n")[0]).sort()).toEqual([
+      "Loaf 1 on the counter at sunrise",
+      "Loaf 2 on the counter at sunrise",
+    ]);
+    // The Instagram preview shows the model's picture (the fake draws #12AB34), square at 1080 px.
+    const previewImage = page.locator('[data-channel="instagram"]').getByTestId("preview-image");
+    await expect(previewImage).toBeVisible();
+    await expect(previewImage).toHaveAttribute("alt", "Model loaf 1");
+    expect(await previewImage.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(1080);
+    const shown = Buffer.from(
+      await (
+        await page.request.get(await previewImage.evaluate((image: HTMLImageElement) => image.currentSrc))
+      ).body(),
+    );
+    const { data } = await sharp(shown)
+      .resize(8, 8)
+      .removeAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    expect(Math.abs(data[0] - 0x12) + Math.abs(data[1] - 0xab) + Math.abs(data[2] - 0x34)).toBeLessThan(30);
+    await page.getByRole("button", { name: "Next image" }).click();
+    await expect(previewImage).toHaveAttribute("alt", "Model loaf 2");
+  } finally {
+    await server.stop();
+    await fake.close();
+  }
 });

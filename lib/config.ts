@@ -96,6 +96,7 @@ const envObject = z.object({
   VIDEO_MONTHLY_QUOTA_MAX: z.preprocess(unset, z.coerce.number().int().min(0).max(100_000).optional()),
   RATE_LIMIT_GENERATE_PER_MINUTE: int(1, 100_000, 20),
   RATE_LIMIT_VIDEO_PER_MINUTE: int(1, 100_000, 10),
+  RATE_LIMIT_IMAGE_PER_MINUTE: int(1, 100_000, 10),
   RATE_LIMIT_SIGNUP_PER_MINUTE: int(1, 100_000, 5),
   AUTH_LOCKOUT_THRESHOLD: int(1, 1000, 5),
   AUTH_IP_LOCKOUT_THRESHOLD: int(1, 100_000, 50),

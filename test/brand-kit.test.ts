@@ -461,7 +461,12 @@ describe("media-plan images from an image model (fake OpenAI)", () => {
   beforeAll(async () => {
     fake = await startFakeOpenAI();
     server = await startTestServer({
-      env: { OPENAI_API_KEY: "sk-test-images", OPENAI_BASE_URL: fake.url, IMAGE_MODEL: "gpt-image-1" },
+      env: {
+        OPENAI_API_KEY: "sk-test-images",
+        OPENAI_BASE_URL: fake.url,
+        IMAGE_MODEL: "gpt-image-1",
+        RATE_LIMIT_IMAGE_PER_MINUTE: "3",
+      },
     });
     ({ token: own } = await newUser(server.url));
   });
@@ -505,6 +510,40 @@ describe("media-plan images from an image model (fake OpenAI)", () => {
     expect(new URL(after.mediaPlan.items[0].imageUrl as string, server.url).pathname).toBe(
       new URL(url, server.url).pathname,
     );
+    fake.reset();
+  });
+
+  it("limits image generations per credential a minute (429 rate_limited), before the model is called", async () => {
+    const user = await newUser(server.url);
+    const as = (urlPath: string, init: Parameters<typeof api>[1] = {}) =>
+      api(urlPath, { server: server.url, token: user.token, ...init });
+    const brand = await newBrand({}, as);
+    const post = await postWithItems(brand.brandId, [{ type: "image", aspectRatio: "1:1" }], as);
+    const generate = () => as(`/api/posts/${post.postId}/media/0/image/generate`, { method: "POST" });
+    // The window is a fixed minute: start early in one, so all four calls fall in it.
+    const secondsLeft = 60 - (Math.floor(Date.now() / 1000) % 60);
+    if (secondsLeft < 20) await new Promise((resolve) => setTimeout(resolve, secondsLeft * 1000 + 500));
+    fake.requests.length = 0;
+    for (const remaining of ["2", "1", "0"]) {
+      const allowed = await generate();
+      expect(allowed.status, allowed.text).toBe(200);
+      expect(allowed.headers.get("x-ratelimit-limit")).toBe("3");
+      expect(allowed.headers.get("x-ratelimit-remaining")).toBe(remaining);
+    }
+    const limited = await generate();
+    expect(limited.status).toBe(429);
+    expect(limited.body.error).toMatchObject({ code: "rate_limited", retryable: true });
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    // Three calls reached the image model; the refused one did not.
+    expect(fake.imageRequests()).toHaveLength(3);
+    // Another user is not held by this one's count: their call gets past the limit to the post check (404).
+    const other = await newUser(server.url);
+    const theirs = await api(`/api/posts/${post.postId}/media/0/image/generate`, {
+      method: "POST",
+      server: server.url,
+      token: other.token,
+    });
+    expect(theirs.status).toBe(404);
     fake.reset();
   });
 });

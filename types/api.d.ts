@@ -378,7 +378,7 @@ export interface paths {
         put?: never;
         /**
          * Generate media image
-         * @description Makes the image of one media-plan item in its aspect ratio: with an image model (OPENAI_API_KEY or OPENAI_BASE_URL) from its description and the brand colours, else a branded card drawn locally. Replaces the item's image.
+         * @description Makes the image of one media-plan item in its aspect ratio: with an image model (OPENAI_API_KEY or OPENAI_BASE_URL) from its description and the brand colours, else a branded card drawn locally. Replaces the item's image. Counted against RATE_LIMIT_IMAGE_PER_MINUTE per credential (429 rate_limited past it), so one user cannot spend the image model's budget.
          *
          *     Docs card: [/api-docs/generate-media-image](/api-docs/generate-media-image).
          */
@@ -4682,6 +4682,12 @@ export interface operations {
                 headers: {
                     /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
                     "X-Request-Id"?: string;
+                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current window ends: a Unix time in seconds (not a number of seconds to wait). */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4728,6 +4734,25 @@ export interface operations {
                 headers: {
                     /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
                     "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests from this token. `Retry-After` and `X-RateLimit-*` headers say when to retry. */
+            429: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current window ends: a Unix time in seconds (not a number of seconds to wait). */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {

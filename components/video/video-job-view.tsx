@@ -68,8 +68,9 @@ function ProgressPanel({ job }: { job: VideoJob }) {
 /** The same request again, for Retry on a failed or canceled job. */
 /** The player's size per shape: a tall reel is held to the screen's height instead of the card's width. */
 const PLAYER_SIZE: Record<VideoJob["aspectRatio"], string> = {
-  "9:16": "h-[min(70vh,640px)] w-auto max-w-full",
-  "4:5": "h-[min(70vh,560px)] w-auto max-w-full",
+  // Sized by width (at most what fits 70 % of the viewport's height), so a narrow screen keeps the shape.
+  "9:16": "w-[min(100%,calc(min(70vh,640px)*9/16))]",
+  "4:5": "w-[min(100%,calc(min(70vh,560px)*4/5))]",
   "1:1": "w-full max-w-lg",
   "16:9": "w-full",
 };

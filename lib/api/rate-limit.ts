@@ -9,6 +9,8 @@ import { ApiError } from "./api-error";
 const LIMITS = {
   generate: () => getEnv().RATE_LIMIT_GENERATE_PER_MINUTE,
   video: () => getEnv().RATE_LIMIT_VIDEO_PER_MINUTE,
+  /** Media-plan image generations: each may be a paid image-model call. */
+  image: () => getEnv().RATE_LIMIT_IMAGE_PER_MINUTE,
   /** Sign-ups per client IP: each costs a scrypt hash and creates an account. */
   signup: () => getEnv().RATE_LIMIT_SIGNUP_PER_MINUTE,
 } as const;

@@ -400,7 +400,7 @@ export const generateMediaImage = defineOperation({
   auth: "bearer",
   permission: "post.update",
   summary:
-    "Makes the image of one media-plan item in its aspect ratio: with an image model (OPENAI_API_KEY or OPENAI_BASE_URL) from its description and the brand colours, else a branded card drawn locally. Replaces the item's image.",
+    "Makes the image of one media-plan item in its aspect ratio: with an image model (OPENAI_API_KEY or OPENAI_BASE_URL) from its description and the brand colours, else a branded card drawn locally. Replaces the item's image. Counted against RATE_LIMIT_IMAGE_PER_MINUTE per credential (429 rate_limited past it), so one user cannot spend the image model's budget.",
   pathParams: mediaItemParams,
   responses: { 200: { description: "The post, the item with its new imageUrl.", schema: post } },
   errors: [
@@ -409,6 +409,7 @@ export const generateMediaImage = defineOperation({
     "forbidden",
     "not_found",
     "generation_failed",
+    "rate_limited",
     "service_unavailable",
     "internal_error",
   ],

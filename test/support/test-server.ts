@@ -179,6 +179,7 @@ export async function startTestServer(
     // Tests send many requests a minute from one user; the limit tests set their own low limits.
     RATE_LIMIT_GENERATE_PER_MINUTE: "100000",
     RATE_LIMIT_VIDEO_PER_MINUTE: "100000",
+    RATE_LIMIT_IMAGE_PER_MINUTE: "100000",
     RATE_LIMIT_SIGNUP_PER_MINUTE: "100000",
     AUTH_IP_LOCKOUT_THRESHOLD: "100000",
     // Tests try wrong passwords on the shared demo account; the throttling test sets low thresholds itself.
