@@ -95,9 +95,19 @@ test("no Send on any card changes the user's existing brand, post, video job or 
     }
     await panel.getByTestId("send-button").click();
 
-    if (safety.kind === "change") {
+    if (safety.kind === "change" && !safety.param) {
+      // No path parameter: it acts on the signed-in account itself (delete-account). Send only opens a
+      // confirmation that names the account; canceling it sends nothing.
+      await expect(panel.getByTestId("confirm-summary"), card.id).toContainText(
+        `your real account “${DEMO_LOGIN.email}”`,
+      );
+      await expect(panel.getByTestId("confirm-send"), card.id).toBeVisible();
+      await panel.getByTestId("confirm-cancel").click();
+      await expect(panel.getByTestId("confirm-change"), card.id).toHaveCount(0);
+      await expect(panel.getByTestId("test-result"), card.id).toHaveCount(0);
+    } else if (safety.kind === "change") {
       // The target is never one of the user's: empty, and Send only opens the confirmation.
-      if (safety.param) await expect(panel.getByTestId(`param-${safety.param}`), card.id).toHaveValue("");
+      await expect(panel.getByTestId(`param-${safety.param}`), card.id).toHaveValue("");
       await expect(panel.getByTestId("confirm-change"), card.id).toBeVisible();
       await expect(panel.getByTestId("confirm-summary"), card.id).toContainText("chosen yet");
       await expect(panel.getByTestId("confirm-send")).toHaveCount(0);

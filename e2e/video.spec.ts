@@ -86,7 +86,20 @@ test("make a video from a post, watch it render, play it and put it in the post"
     if (video.readyState < 1)
       await new Promise((resolve) => video.addEventListener("loadedmetadata", resolve, { once: true }));
     await video.play();
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    // Playback moves on. On a loaded machine the first frames can take seconds to decode, so wait for the
+    // clock to advance (up to 15 s) instead of a fixed 700 ms; a player that never plays still fails below.
+    await new Promise<void>((resolve) => {
+      const finish = () => {
+        clearTimeout(timer);
+        video.removeEventListener("timeupdate", onTime);
+        resolve();
+      };
+      const onTime = () => {
+        if (video.currentTime > 0) finish();
+      };
+      const timer = setTimeout(finish, 15_000);
+      video.addEventListener("timeupdate", onTime);
+    });
     const playedTo = video.currentTime;
     video.pause();
     const seeked = new Promise((resolve) => video.addEventListener("seeked", resolve, { once: true }));

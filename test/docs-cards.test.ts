@@ -98,6 +98,14 @@ describe("docs cards", () => {
     }
   });
 
+  it("send a body on DELETE exactly when the operation takes one (delete-account's password)", () => {
+    const deletes = implemented.filter(([, operation]) => operation.method === "DELETE");
+    expect(deletes.map(([id]) => id)).toContain("delete-account");
+    for (const [id, operation] of deletes) {
+      expect(cardById.get(id)?.testBody !== null, id).toBe(Boolean(operation.body));
+    }
+  });
+
   it("name the same test-panel placeholders in testPath and curl/fetch snippets", () => {
     for (const { card, file } of cards) {
       if (isTodo(card.testPath)) continue;

@@ -26,6 +26,18 @@ export function SafetyNote({ safety, fill }: { safety: TestSafety; fill: (text: 
       </p>
     );
   }
+  if (!safety.param) {
+    return (
+      <p
+        data-testid="safety-note"
+        data-safety="change"
+        className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200"
+      >
+        <span className="font-medium">This request changes your own account</span>, the one signed in here.
+        Nothing is sent before you confirm.
+      </p>
+    );
+  }
   const noun = safety.resource ? RESOURCE_NOUN[safety.resource] : "resource";
   return (
     <p
@@ -34,7 +46,11 @@ export function SafetyNote({ safety, fill }: { safety: TestSafety; fill: (text: 
       className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 ring-1 ring-amber-200"
     >
       <span className="font-medium">This request changes an existing {noun}.</span> The panel never picks one
-      of yours: use a sandbox {noun} made for the test, or type an id. Nothing is sent before you confirm.
+      of yours:{" "}
+      {safety.resource
+        ? `use a sandbox ${noun} made for the test, or type an id.`
+        : "type the id of the one to change."}{" "}
+      Nothing is sent before you confirm.
     </p>
   );
 }
@@ -101,7 +117,8 @@ export function ConfirmChange({
   onConfirm: () => void;
   onCancel: () => void;
 }) {
-  const noun = safety.resource ? RESOURCE_NOUN[safety.resource] : "resource";
+  // A change with no path parameter acts on the caller's own account (DELETE /api/users/me).
+  const noun = safety.resource ? RESOURCE_NOUN[safety.resource] : safety.param ? "resource" : "account";
   const change = safety.change.replace(/\{body\.(\w+)\}/g, (_, field: string) => {
     try {
       const value = (JSON.parse(body ?? "null") as Record<string, unknown> | null)?.[field];
@@ -158,7 +175,9 @@ export function ConfirmChange({
       ) : (
         <div className="flex flex-wrap items-center gap-2">
           <p data-testid="confirm-summary">
-            No {noun} chosen yet. Use a sandbox {noun} or type an id above, then press Send again.
+            No {noun} chosen yet.{" "}
+            {safety.resource ? `Use a sandbox ${noun} or type an id above` : "Type its id above"}, then press
+            Send again.
           </p>
           <button
             type="button"

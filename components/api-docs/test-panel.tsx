@@ -163,9 +163,16 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
   /** Send: a changing operation first asks for a confirmation naming its target and the change. */
   const pressSend = async () => {
     if (safety.kind !== "change") return send();
-    const id = target ? values[target] : undefined;
-    if (id && chosen?.id !== id) {
-      setChosen(await describeTarget(safety.resource, id));
+    if (!target) {
+      // No path parameter names the target: the request acts on the caller's own account (/api/users/me).
+      const email = session.data?.user?.email;
+      setChosen({
+        id: "",
+        label: `account${email ? ` “${email}”` : ""}, the one signed in here`,
+        sandbox: false,
+      });
+    } else if (values[target] && chosen?.id !== values[target]) {
+      setChosen(await describeTarget(safety.resource, values[target]));
     }
     setConfirming(true);
   };
@@ -343,7 +350,7 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
           safety={safety}
           method={method}
           url={url}
-          target={target && values[target] ? chosen : null}
+          target={target ? (values[target] ? chosen : null) : chosen}
           body={fillJson(bodyText, values)}
           onConfirm={send}
           onCancel={() => setConfirming(false)}
