@@ -144,6 +144,8 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
   let worker: WorkerProcess;
   let metricsPort: number;
   let token: string;
+  let email: string;
+  let password: string;
   let apiKey: string;
   let client: ReturnType<typeof videoClient>;
   const metricsToken = `metrics-${randomBytes(12).toString("hex")}`;
@@ -186,7 +188,7 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
       METRICS_PORT: String(metricsPort),
     });
     await waitFor(() => worker.events("worker_ready").length > 0, { what: "the worker to start" });
-    token = (await newUser(web.url)).token;
+    ({ token, email, password } = await newUser(web.url));
     const key = await api("/api/keys", {
       server: web.url,
       token,
@@ -287,6 +289,38 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
     // The POST's span sits under Next's own server span for the request, in the same trace.
     expect(parentOf(post)?.service).toBe("brand-studio-web");
 
+    // Database statements: one CLIENT span each, children of the operation (web) and of the run (worker)
+    // in the same trace, naming the statement and never its bound values.
+    const statements = inTrace().filter((span) => span.attributes["db.system"] === "postgresql");
+    const underPost = statements.filter((span) => span.parentSpanId === post.spanId);
+    const underRun = statements.filter((span) => span.parentSpanId === run.spanId);
+    expect(underPost.map((span) => span.name)).toContain("INSERT video_jobs");
+    expect(underPost.every((span) => span.service === "brand-studio-web")).toBe(true);
+    expect(underRun.map((span) => span.name)).toContain("UPDATE video_jobs");
+    expect(underRun.every((span) => span.service === "brand-studio-worker")).toBe(true);
+    for (const span of statements) {
+      expect(span.kind, span.name).toBe(3); // CLIENT in OTLP's numbering
+      expect(byId.has(span.parentSpanId), `${span.name}'s parent is in the trace`).toBe(true);
+      expect(span.attributes).toMatchObject({
+        "db.system.name": "postgresql",
+        "db.query.summary": span.name,
+        "db.operation.name": span.name.split(" ")[0],
+      });
+      const text = JSON.stringify(span.attributes);
+      for (const value of [job.jobId, brandId, SCRIPT, SCRIPT.slice(0, 20), email, hooks.url, database.url]) {
+        expect(text.includes(value), `${span.name} holds a bound value: ${text}`).toBe(false);
+      }
+    }
+
+    // The web's log lines carry the request's trace and span ids beside its requestId.
+    const webLine = web
+      .logs()
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((line) => line.event === "video_job_created" && line.jobId === job.jobId);
+    expect(webLine).toMatchObject({ requestId, traceId: post.traceId, spanId: post.spanId });
+
     // The worker's log lines carry the run's trace and span ids beside the job.
     const logged = worker.events("video_job_succeeded").find((line) => line.jobId === job.jobId);
     expect(logged).toMatchObject({ traceId: post.traceId, spanId: run.spanId });
@@ -303,7 +337,18 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
     expect(otlp.spans.length).toBeGreaterThan(10);
     for (const span of otlp.spans) {
       const text = JSON.stringify(span.attributes);
-      for (const secret of [web.authSecret, token, apiKey, heygen.apiKey, metricsToken, "sig=", "Bearer "]) {
+      const secrets = [
+        web.authSecret,
+        token,
+        apiKey,
+        heygen.apiKey,
+        metricsToken,
+        email,
+        password,
+        "sig=",
+        "Bearer ",
+      ];
+      for (const secret of secrets) {
         expect(text.includes(secret), `${span.name} holds ${secret.slice(0, 8)}…: ${text}`).toBe(false);
       }
     }
@@ -391,6 +436,13 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
     expect(failed.status).toBe("failed");
     expect(sampleValue(await webMetrics(), "brand_studio_video_jobs", { state: "failed" })).toBe(
       failedBefore + 1,
+    );
+    // The run counts itself when it ends, just after it has written the job's status: wait for that.
+    await waitFor(
+      async () =>
+        sampleValue(await workerMetrics(), "brand_studio_job_runs_total", { outcome: "failed" }) >=
+        runsFailedBefore + 1,
+      { what: "the worker to count the failed run", timeoutMs: 10_000, intervalMs: 200 },
     );
     expect(sampleValue(await workerMetrics(), "brand_studio_job_runs_total", { outcome: "failed" })).toBe(
       runsFailedBefore + 1,

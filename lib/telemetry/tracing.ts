@@ -3,6 +3,7 @@ import {
   type AttributeValue,
   type Context,
   context,
+  createContextKey,
   propagation,
   ROOT_CONTEXT,
   type Span,
@@ -133,12 +134,29 @@ export function contextFromCarrier(carrier: TraceCarrier | undefined): Context {
   return propagation.extract(ROOT_CONTEXT, carrier);
 }
 
-/** The active span's ids, for log lines; none when tracing is off or no span is active. */
-export function activeTraceIds(): { traceId: string; spanId: string } | undefined {
+const REQUEST_ID = createContextKey("brand_studio.request_id");
+
+/**
+ * The context an API operation's span starts in, carrying its request id, so every log line written while
+ * it runs says `requestId` beside `traceId` and `spanId`. Tracing off: undefined (nothing is made).
+ */
+export function requestContext(requestId: string): Context | undefined {
   if (!tracingEnabled()) return undefined;
-  const spanContext = trace.getActiveSpan()?.spanContext();
+  return context.active().setValue(REQUEST_ID, requestId);
+}
+
+/** The active span's ids (and the request's id, inside an operation), for log lines; none when tracing is off. */
+export function activeTraceIds(): { traceId: string; spanId: string; requestId?: string } | undefined {
+  if (!tracingEnabled()) return undefined;
+  const active = context.active();
+  const spanContext = trace.getSpan(active)?.spanContext();
   if (!spanContext || !trace.isSpanContextValid(spanContext)) return undefined;
-  return { traceId: spanContext.traceId, spanId: spanContext.spanId };
+  const requestId = active.getValue(REQUEST_ID);
+  return {
+    traceId: spanContext.traceId,
+    spanId: spanContext.spanId,
+    ...(typeof requestId === "string" ? { requestId } : {}),
+  };
 }
 
 /** The AI SDK's own spans (ai.generateText, ai.streamText …) without the prompt or the model's answer. */
