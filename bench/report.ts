@@ -214,7 +214,9 @@ function tracingSection(
       off && on
         ? `; CPU ${f2(off.cpuPerReq)} → ${f2(on.cpuPerReq)} ms/req (${signed(on.cpuPerReq - off.cpuPerReq)} ms)`
         : "";
-    return `| ${kind} (req/s vs trivial; goal off ≥ ${need}×) | ${f2(offRatio)}× (${goal(offRatio >= need)}) | ${f2(ratio(on))}× | req/s ${signed(change, 1)} %${cpu} |`;
+    const cpuVsTrivial = (t: Throughput | undefined) =>
+      t && trivial ? `, CPU ${f2(trivial.cpuPerReq / t.cpuPerReq)}×` : "";
+    return `| ${kind} (vs trivial; goal off ≥ ${need}× req/s) | ${f2(offRatio)}×${cpuVsTrivial(off)} (${goal(offRatio >= need)}) | ${f2(ratio(on))}×${cpuVsTrivial(on)} | req/s ${signed(change, 1)} %${cpu} |`;
   });
   const createOff = createOf(app) / r.contentCreate.trivialP50;
   const createOn = createOf(traced) / r.contentCreate.trivialP50;

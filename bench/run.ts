@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { firstLoadJs } from "./first-load";
-import { type LoadResult, type LoadTarget, load, median, rssMb, sleep } from "./measure";
+import { cpuMs, type LoadResult, type LoadTarget, load, median, rssMb, sleep } from "./measure";
 import { benchRender, type RenderBench } from "./render";
 import { type TracingOnlyResult, writeReport, writeTracingSection } from "./report";
 import {
@@ -114,11 +114,24 @@ async function tracingOnly(seconds: number, rounds: number) {
     const throughput = await loadRounds(targets, rounds, seconds);
     const trivialLatency: number[] = [];
     const createLatency = new Map<string, number[]>(sessions.map((s) => [s.server.name, []]));
+    // CPU per create too: on a loaded machine latency is mostly waiting for a core, CPU time is not.
+    const createCpu = new Map<string, { ms: number; n: number }>(
+      sessions.map((s) => [s.server.name, { ms: 0, n: 0 }]),
+    );
+    const CREATES = 30;
     for (let round = 0; round < rounds; round++) {
       console.log(`bench: content/create round ${round + 1}/${rounds}`);
       trivialLatency.push(median(await getLatencies(`${trivial.url}/api/bench`, 100)));
       for (const s of sessions) {
-        createLatency.get(s.server.name)?.push(median(await contentCreateLatencies(s, 30, round * 1000)));
+        const cpuBefore = cpuMs(s.server.pid);
+        createLatency
+          .get(s.server.name)
+          ?.push(median(await contentCreateLatencies(s, CREATES, round * 1000)));
+        const cpu = createCpu.get(s.server.name);
+        if (cpu) {
+          cpu.ms += cpuMs(s.server.pid) - cpuBefore;
+          cpu.n += CREATES;
+        }
       }
     }
     await sleep(1500);
@@ -132,10 +145,14 @@ async function tracingOnly(seconds: number, rounds: number) {
       throughput,
       contentCreate: {
         trivialP50: median(trivialLatency),
-        apps: sessions.map((s) => ({
-          name: s.server.name,
-          p50: median(createLatency.get(s.server.name) ?? []),
-        })),
+        apps: sessions.map((s) => {
+          const cpu = createCpu.get(s.server.name);
+          return {
+            name: s.server.name,
+            p50: median(createLatency.get(s.server.name) ?? []),
+            cpuPerReq: cpu && cpu.n > 0 ? cpu.ms / cpu.n : Number.NaN,
+          };
+        }),
       },
       tracing: { app: "PGlite", traced: TRACED, exports: sink.exports(), exportedBytes: sink.bytes() },
     };
