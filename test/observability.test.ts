@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newUser, signIn } from "./support/auth";
 import { startFakeHeygen } from "./support/fake-heygen";
+import { type FakeTelegram, startFakeTelegram } from "./support/fake-telegram";
 import { api, baseUrl } from "./support/http";
 import { makeImage } from "./support/images";
 import { parsePrometheusText, sampleValue } from "./support/prometheus";
@@ -139,6 +140,7 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
   let otlp: Awaited<ReturnType<typeof startOtlpReceiver>>;
   let hooks: Awaited<ReturnType<typeof startHookReceiver>>;
   let heygen: Awaited<ReturnType<typeof startFakeHeygen>>;
+  let telegram: FakeTelegram;
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let web: TestServer;
   let worker: WorkerProcess;
@@ -154,6 +156,7 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
     otlp = await startOtlpReceiver();
     hooks = await startHookReceiver();
     heygen = await startFakeHeygen();
+    telegram = await startFakeTelegram();
     database = await createTestDatabase(process.env.DATABASE_URL as string);
     metricsPort = await freePort();
     const env = {
@@ -171,6 +174,7 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
       PROVIDER_BREAKER_COOLDOWN_SECONDS: "600",
       WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
       AUTH_LOCKOUT_THRESHOLD: "2",
+      TELEGRAM_API_BASE_URL: telegram.url,
     };
     const shared = {
       databaseUrl: database.url,
@@ -205,6 +209,7 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
     await web?.stop();
     await database?.drop();
     await heygen?.close();
+    await telegram?.close();
     await hooks?.close();
     await otlp?.close();
   });
@@ -325,6 +330,77 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
     const logged = worker.events("video_job_succeeded").find((line) => line.jobId === job.jobId);
     expect(logged).toMatchObject({ traceId: post.traceId, spanId: run.spanId });
   }, 200_000);
+
+  it("follows a publication: the POST on the web, the publish run on the worker and its Telegram call, counted; the bot token in no span", async () => {
+    const brandId = await client.newBrand();
+    const botToken = telegram.addBot("obs_publisher_bot");
+    const chatId = telegram.addChannel({
+      title: "Obs News",
+      username: "obs_news",
+      admins: [{ token: botToken }],
+    });
+    const call = (p: string, init: Parameters<typeof api>[1] = {}) =>
+      api(p, { server: web.url, token, ...init });
+    const connected = await call("/api/channels", {
+      method: "POST",
+      json: { brandId, channel: "telegram", botToken, chatId: String(chatId) },
+    });
+    expect(connected.status, connected.text).toBe(201);
+    const { postId } = await client.newPost(brandId, "telegram");
+    const patched = await call(`/api/posts/${postId}`, {
+      method: "PATCH",
+      json: { caption: "Fresh beans.", hashtags: [], mediaPlan: { format: "text_only", items: [] } },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    const okBefore = sampleValue(await workerMetrics(), "brand_studio_provider_calls_total", {
+      provider: "telegram",
+      outcome: "ok",
+    });
+    const published = await call(`/api/posts/${postId}/publications`, {
+      method: "POST",
+      json: { channelId: connected.body.channelId },
+    });
+    expect(published.status, published.text).toBe(202);
+    const requestId = published.headers.get("x-request-id");
+    await waitFor(
+      async () =>
+        (await call(`/api/publications/${published.body.publicationId}`)).body.status === "published",
+      { what: "the publication to go out", timeoutMs: 30_000 },
+    );
+
+    const post = await waitFor(
+      () => otlp.spans.find((span) => span.attributes["brand_studio.request_id"] === requestId),
+      { what: "the publish POST's span", timeoutMs: 20_000 },
+    );
+    const inTrace = () => otlp.spans.filter((span) => span.traceId === post.traceId);
+    const send = await waitFor(() => inTrace().find((span) => span.name === "telegram sendMessage"), {
+      what: "the Telegram call in the POST's trace",
+      timeoutMs: 20_000,
+    });
+    const byId = new Map(inTrace().map((span) => [span.spanId, span]));
+    const run = byId.get(send.parentSpanId);
+    expect(run).toMatchObject({ name: "publish run", service: "brand-studio-worker" });
+    const enqueue = byId.get(run?.parentSpanId ?? "");
+    expect(enqueue).toMatchObject({ name: "publish enqueue", service: "brand-studio-web" });
+    expect(enqueue?.parentSpanId).toBe(post.spanId);
+    expect(send.attributes).toMatchObject({
+      "brand_studio.outcome": "ok",
+      "brand_studio.provider": "telegram",
+    });
+    for (const span of otlp.spans) {
+      expect(JSON.stringify(span.attributes).includes(botToken), `${span.name} holds the bot token`).toBe(
+        false,
+      );
+    }
+
+    const worked = await workerMetrics();
+    expect(
+      sampleValue(worked, "brand_studio_provider_calls_total", { provider: "telegram", outcome: "ok" }),
+    ).toBe(okBefore + 1);
+    expect(
+      sampleValue(worked, "brand_studio_publications_total", { platform: "telegram", outcome: "published" }),
+    ).toBeGreaterThanOrEqual(1);
+  }, 90_000);
 
   it("exports no secret in any span attribute: AUTH_SECRET, access token, API keys, media signatures", async () => {
     // A request whose target carries a media signature, as a browser's <video> sends it.

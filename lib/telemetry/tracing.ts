@@ -49,12 +49,31 @@ export function urlForSpan(value: string) {
   }
 }
 
+/** A Telegram bot token (`<bot id>:<secret>`), which the Bot API puts in the URL's path (`/bot<token>/…`). */
+const BOT_TOKEN = /\d{3,}:[A-Za-z0-9_-]{20,}/g;
+
+/**
+ * Free text that may quote a URL (a span's name: Next names its fetch spans `fetch POST <url>`): each URL
+ * loses its query and user info, and a bot token anywhere becomes `{token}`.
+ */
+export function scrubText(value: string) {
+  return value
+    .replace(/[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi, (url) => urlForSpan(url))
+    .replace(BOT_TOKEN, "{token}");
+}
+
 function cleanValue(value: AttributeValue): AttributeValue | undefined {
   if (Array.isArray(value))
     return value.map((item) => (typeof item === "string" ? cleanValue(item) : item)) as AttributeValue;
   if (typeof value !== "string") return value;
-  // A URL, or a request target (`/media/…?exp=…&sig=…`, Next's http.target), keeps only its path.
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || value.startsWith("/")) return urlForSpan(value);
+  // A URL, or a request target (`/media/…?exp=…&sig=…`, Next's http.target), keeps only its path, and a
+  // path's bot token (Telegram's `/bot<token>/sendMessage`) becomes `{token}`.
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || value.startsWith("/"))
+    return urlForSpan(value).replace(BOT_TOKEN, "{token}");
+  if (BOT_TOKEN.test(value)) {
+    BOT_TOKEN.lastIndex = 0;
+    return value.replace(BOT_TOKEN, "{token}");
+  }
   if (/(?:^|[?&\s])(?:sig|signature|token|x-amz-signature|x-amz-credential)=/i.test(value)) return undefined;
   if (/\bBearer\s+\S|\bbsk_[A-Za-z0-9]/.test(value)) return undefined;
   return value;
