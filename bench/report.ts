@@ -6,6 +6,20 @@ import { summariseProfile } from "./profile";
 import { type RenderBench, renderBenchRows } from "./render";
 
 type Throughput = { name: string; rps: number; p50: number; cpuPerReq: number; runs: number[] };
+type TracingRun = { app: string; traced: string; exports: number; exportedBytes?: number };
+
+/** `npm run bench -- --tracing-only`: the trivial route and one app, tracing off and on. */
+export type TracingOnlyResult = {
+  commit: string;
+  seconds: number;
+  rounds: number;
+  loadBefore: number[];
+  loadAfter: number[];
+  elapsedSeconds: number;
+  throughput: Throughput[];
+  contentCreate: { trivialP50: number; apps: { name: string; p50: number; cpuPerReq?: number }[] };
+  tracing: TracingRun;
+};
 
 export type BenchResult = {
   commit: string;
@@ -15,9 +29,9 @@ export type BenchResult = {
   loadAfter: number[];
   elapsedSeconds: number;
   throughput: Throughput[];
-  contentCreate: { trivialP50: number; apps: { name: string; p50: number }[] };
+  contentCreate: { trivialP50: number; apps: { name: string; p50: number; cpuPerReq?: number }[] };
   /** The same app with tracing off (`app`) and on (`traced`, exporting to a local OTLP receiver). */
-  tracing?: { app: string; traced: string; exports: number };
+  tracing?: TracingRun;
   queue: { name: string; p50: number; p95: number; n: number }[];
   rssStart: Record<string, number>;
   rssIdle: Record<string, number>;
@@ -32,6 +46,8 @@ export type BenchResult = {
 const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : "–");
 const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : "–");
 const goal = (ok: boolean) => (ok ? "met" : "**not met**");
+const signed = (n: number, digits = 2) =>
+  Number.isFinite(n) ? `${n >= 0 ? "+" : "−"}${Math.abs(n).toFixed(digits)}` : "–";
 
 function renderSection(render: RenderBench | string) {
   if (typeof render === "string") return render;
@@ -179,31 +195,87 @@ ${profile ? `\n## Where the time goes (PGlite server, \`node --cpu-prof\` over t
 
 /** Poll and create, tracing off and on: the ratios to the trivial route, and what tracing costs. */
 function tracingSection(
-  r: BenchResult,
+  r: Pick<BenchResult, "contentCreate" | "tracing">,
   byName: Map<string, Throughput>,
   ratio: (t: Throughput | undefined) => number,
+  runNote = "",
 ) {
   if (!r.tracing) return "";
-  const { app, traced, exports } = r.tracing;
+  const { app, traced, exports, exportedBytes } = r.tracing;
   const createOf = (name: string) => r.contentCreate.apps.find((a) => a.name === name)?.p50 ?? Number.NaN;
+  const trivial = byName.get("trivial Next route");
   const rows = ["poll 200", "poll 304"].map((kind) => {
-    const off = ratio(byName.get(`${app}: ${kind}`));
-    const on = ratio(byName.get(`${traced}: ${kind}`));
-    return `| ${kind} (req/s vs trivial) | ${f2(off)}× | ${f2(on)}× | ${f1((1 - on / off) * 100)} % fewer req/s |`;
+    const off = byName.get(`${app}: ${kind}`);
+    const on = byName.get(`${traced}: ${kind}`);
+    const need = 0.5;
+    const offRatio = ratio(off);
+    const change = (ratio(on) / offRatio - 1) * 100;
+    const cpu =
+      off && on
+        ? `; CPU ${f2(off.cpuPerReq)} → ${f2(on.cpuPerReq)} ms/req (${signed(on.cpuPerReq - off.cpuPerReq)} ms)`
+        : "";
+    const cpuVsTrivial = (t: Throughput | undefined) =>
+      t && trivial ? `, CPU ${f2(trivial.cpuPerReq / t.cpuPerReq)}×` : "";
+    return `| ${kind} (vs trivial; goal off ≥ ${need}× req/s) | ${f2(offRatio)}×${cpuVsTrivial(off)} (${goal(offRatio >= need)}) | ${f2(ratio(on))}×${cpuVsTrivial(on)} | req/s ${signed(change, 1)} %${cpu} |`;
   });
   const createOff = createOf(app) / r.contentCreate.trivialP50;
   const createOn = createOf(traced) / r.contentCreate.trivialP50;
   rows.push(
-    `| content/create p50 (vs trivial p50) | ${f1(createOff)}× | ${f1(createOn)}× | +${f2(createOf(traced) - createOf(app))} ms |`,
+    `| content/create p50 (vs trivial p50; goal off ≤ 3×) | ${f1(createOff)}× (${f2(createOf(app))} ms, ${goal(createOff <= 3)}) | ${f1(createOn)}× (${f2(createOf(traced))} ms) | ${signed(createOf(traced) - createOf(app))} ms |`,
   );
+  const cpuOf = (name: string) => r.contentCreate.apps.find((a) => a.name === name)?.cpuPerReq;
+  const cpuOff = cpuOf(app);
+  const cpuOn = cpuOf(traced);
+  if (cpuOff !== undefined && cpuOn !== undefined)
+    rows.push(
+      `| content/create CPU ms/request | ${f2(cpuOff)} | ${f2(cpuOn)} | ${signed(cpuOn - cpuOff)} ms (${signed((cpuOn / cpuOff - 1) * 100, 0)} %) |`,
+    );
+  const bytes = exportedBytes === undefined ? "" : `, ${f1(exportedBytes / 1024)} kB`;
   return `## Tracing off and on (${app})
-
-The same build and database kind, once with OTEL_EXPORTER_OTLP_ENDPOINT unset (no SDK loaded) and once
-exporting every span over OTLP/HTTP protobuf to a receiver on this machine (${exports} export requests
-received). The goals above are judged with tracing off; the right-hand column is the price of turning it on.
-
+${runNote}
+The same build and database kind, once with OTEL_EXPORTER_OTLP_ENDPOINT unset (no SDK loaded, drizzle gets
+the driver itself) and once exporting every span (Next's, the operation's, one per database statement, the
+AI SDK's) over OTLP/HTTP protobuf with the default batch delay to a receiver on this machine (${exports} export
+requests${bytes} received). Goals are judged with tracing off; the last column is the price of turning it on.
+${
+  trivial
+    ? `Trivial route in this run: ${Math.round(trivial.rps)} req/s, ${f2(trivial.cpuPerReq)} ms CPU/req; content/create's trivial p50 ${f2(r.contentCreate.trivialP50)} ms.
+`
+    : ""
+}
 | measure | tracing off | tracing on | overhead |
 |---|---|---|---|
 ${rows.join("\n")}
 `;
+}
+
+/**
+ * `--tracing-only`: replaces the "Tracing off and on" section of BENCHMARKS.md (or puts it before
+ * "Enqueue → running") with this run's, dated and with its own load figures; every other section stays.
+ */
+export function writeTracingSection(r: TracingOnlyResult) {
+  const byName = new Map(r.throughput.map((t) => [t.name, t]));
+  const trivial = byName.get("trivial Next route");
+  const ratio = (t: Throughput | undefined) => (t && trivial ? t.rps / trivial.rps : Number.NaN);
+  const note = `
+From its own run (\`npm run bench -- --tracing-only\`), not the run at the top: ${new Date().toISOString()},
+commit ${r.commit}, load average before ${r.loadBefore.map(f2).join(" / ")}, after ${r.loadAfter.map(f2).join(" / ")};
+autocannon, 8 connections, ${r.seconds} s per run, ${r.rounds} interleaved rounds, medians (${r.elapsedSeconds} s in all).
+Per round, req/s: ${r.throughput.map((t) => `${t.name} ${t.runs.join(" / ")}`).join("; ")}.
+`;
+  const section = tracingSection(r, byName, ratio, note);
+  const file = path.join(__dirname, "..", "BENCHMARKS.md");
+  const text = fs.readFileSync(file, "utf8");
+  const start = text.indexOf("## Tracing off and on");
+  let updated: string;
+  if (start >= 0) {
+    const next = text.indexOf("\n## ", start + 1);
+    updated = `${text.slice(0, start)}${section}${next >= 0 ? text.slice(next) : ""}`;
+  } else {
+    const before = text.indexOf("## Enqueue → running");
+    updated =
+      before >= 0 ? `${text.slice(0, before)}${section}\n${text.slice(before)}` : `${text}\n${section}`;
+  }
+  fs.writeFileSync(file, updated);
+  console.log(section);
 }

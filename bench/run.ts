@@ -3,9 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { firstLoadJs } from "./first-load";
-import { type LoadResult, type LoadTarget, load, median, rssMb, sleep } from "./measure";
+import { cpuMs, type LoadResult, type LoadTarget, load, median, rssMb, sleep } from "./measure";
 import { benchRender, type RenderBench } from "./render";
-import { writeReport } from "./report";
+import { type TracingOnlyResult, writeReport, writeTracingSection } from "./report";
 import {
   type AppSession,
   contentCreateLatencies,
@@ -35,6 +35,8 @@ import {
  *   --seconds <n>      length of one autocannon run (default 4)
  *   --rounds <n>       interleaved rounds (default 3)
  *   --profile          run the PGlite server under `node --cpu-prof` and summarise where the time goes
+ *   --tracing-only     only the tracing off/on comparison (trivial route, PGlite app with tracing off and
+ *                      on): rewrites the "Tracing off and on" section of BENCHMARKS.md and keeps the rest
  */
 /** The tracing-on twin of the PGlite app. */
 const TRACED = "PGlite, tracing on";
@@ -69,10 +71,126 @@ function commit() {
   }
 }
 
+/** Poll 200, poll 304 and content/create for the trivial route and the PGlite app with tracing off and on. */
+async function tracingOnly(seconds: number, rounds: number) {
+  const started = Date.now();
+  buildAll(flag("--rebuild"));
+  const loadBefore = os.loadavg();
+  const running: Running[] = [];
+  const stopAll = () => Promise.allSettled(running.reverse().map((r) => r.stop()));
+  process.once("SIGINT", () => void stopAll().then(() => process.exit(130)));
+  try {
+    const trivial = await startBaselineNext();
+    running.push(trivial);
+    const pglite = await startApp({ name: "PGlite" });
+    running.push(pglite);
+    const sink = await startTraceSink();
+    running.push(sink);
+    const traced = await startApp({
+      name: TRACED,
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf" },
+    });
+    running.push(traced);
+    console.log("bench: servers up, preparing sessions …");
+    const sessions = [await prepareSession(pglite), await prepareSession(traced)];
+    await sleep(2000);
+    const targets: LoadTarget[] = [
+      { name: "trivial Next route", url: `${trivial.url}/api/bench`, status: 200, pid: trivial.pid },
+    ];
+    for (const s of sessions) {
+      const auth = { authorization: `Bearer ${s.apiKey}` };
+      const poll = `${s.server.url}/api/video/jobs/${s.jobId}`;
+      targets.push(
+        { name: `${s.server.name}: poll 200`, url: poll, headers: auth, status: 200, pid: s.server.pid },
+        {
+          name: `${s.server.name}: poll 304`,
+          url: poll,
+          headers: { ...auth, "if-none-match": s.etag },
+          status: 304,
+          pid: s.server.pid,
+        },
+      );
+    }
+    const throughput = await loadRounds(targets, rounds, seconds);
+    const trivialLatency: number[] = [];
+    const createLatency = new Map<string, number[]>(sessions.map((s) => [s.server.name, []]));
+    // CPU per create too: on a loaded machine latency is mostly waiting for a core, CPU time is not.
+    const createCpu = new Map<string, { ms: number; n: number }>(
+      sessions.map((s) => [s.server.name, { ms: 0, n: 0 }]),
+    );
+    const CREATES = 30;
+    for (let round = 0; round < rounds; round++) {
+      console.log(`bench: content/create round ${round + 1}/${rounds}`);
+      trivialLatency.push(median(await getLatencies(`${trivial.url}/api/bench`, 100)));
+      for (const s of sessions) {
+        const cpuBefore = cpuMs(s.server.pid);
+        createLatency
+          .get(s.server.name)
+          ?.push(median(await contentCreateLatencies(s, CREATES, round * 1000)));
+        const cpu = createCpu.get(s.server.name);
+        if (cpu) {
+          cpu.ms += cpuMs(s.server.pid) - cpuBefore;
+          cpu.n += CREATES;
+        }
+      }
+    }
+    await sleep(1500);
+    const result: TracingOnlyResult = {
+      commit: commit(),
+      seconds,
+      rounds,
+      loadBefore,
+      loadAfter: os.loadavg(),
+      elapsedSeconds: Math.round((Date.now() - started) / 1000),
+      throughput,
+      contentCreate: {
+        trivialP50: median(trivialLatency),
+        apps: sessions.map((s) => {
+          const cpu = createCpu.get(s.server.name);
+          return {
+            name: s.server.name,
+            p50: median(createLatency.get(s.server.name) ?? []),
+            cpuPerReq: cpu && cpu.n > 0 ? cpu.ms / cpu.n : Number.NaN,
+          };
+        }),
+      },
+      tracing: { app: "PGlite", traced: TRACED, exports: sink.exports(), exportedBytes: sink.bytes() },
+    };
+    await stopAll();
+    running.length = 0;
+    writeTracingSection(result);
+  } finally {
+    await stopAll();
+  }
+}
+
+/** Every target once per round, in a rotating order; the medians over rounds. */
+async function loadRounds(targets: LoadTarget[], rounds: number, seconds: number) {
+  const loadRuns = new Map<string, LoadResult[]>(targets.map((t) => [t.name, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (let i = 0; i < targets.length; i++) {
+      const target = targets[(i + round) % targets.length];
+      console.log(`bench: round ${round + 1}/${rounds} ${target.name}`);
+      loadRuns.get(target.name)?.push(await load(target, seconds));
+    }
+  }
+  return targets.map((t) => {
+    const runs = loadRuns.get(t.name) ?? [];
+    return {
+      name: t.name,
+      rps: median(runs.map((r) => r.rps)),
+      p50: median(runs.map((r) => r.p50)),
+      cpuPerReq: median(runs.map((r) => r.cpuPerReq)),
+      runs: runs.map((r) => Math.round(r.rps)),
+    };
+  });
+}
+
 async function main() {
   const started = Date.now();
   const seconds = Number(option("--seconds") ?? 4);
   const rounds = Number(option("--rounds") ?? 3);
+  if (flag("--tracing-only")) return tracingOnly(seconds, rounds);
   const pgBase = option("--pg") ?? "postgres://postgres@127.0.0.1:5432/postgres";
   const usePg = !flag("--no-pg") && (await postgresReachable(pgBase));
   if (!usePg) console.log("bench: PostgreSQL not reachable (or --no-pg): PGlite only.");
@@ -132,24 +250,7 @@ async function main() {
         },
       );
     }
-    const loadRuns = new Map<string, LoadResult[]>(targets.map((t) => [t.name, []]));
-    for (let round = 0; round < rounds; round++) {
-      for (let i = 0; i < targets.length; i++) {
-        const target = targets[(i + round) % targets.length];
-        console.log(`bench: round ${round + 1}/${rounds} ${target.name}`);
-        loadRuns.get(target.name)?.push(await load(target, seconds));
-      }
-    }
-    const throughput = targets.map((t) => {
-      const runs = loadRuns.get(t.name) ?? [];
-      return {
-        name: t.name,
-        rps: median(runs.map((r) => r.rps)),
-        p50: median(runs.map((r) => r.p50)),
-        cpuPerReq: median(runs.map((r) => r.cpuPerReq)),
-        runs: runs.map((r) => Math.round(r.rps)),
-      };
-    });
+    const throughput = await loadRounds(targets, rounds, seconds);
 
     // content/create at concurrency 1 against the trivial route's latency, interleaved.
     const trivialLatency: number[] = [];
@@ -169,7 +270,7 @@ async function main() {
       })),
     };
 
-    const tracing = { app: "PGlite", traced: TRACED, exports: sink.exports() };
+    const tracing = { app: "PGlite", traced: TRACED, exports: sink.exports(), exportedBytes: sink.bytes() };
 
     // Enqueue → running: inline workers, then a separate worker process on PostgreSQL. Twenty samples each,
     // so the p95 (nearest rank) is the second slowest, not just the slowest of a handful.

@@ -261,10 +261,13 @@ export async function startWorker(app: AppServer): Promise<WorkerProcess> {
  * An OTLP/HTTP receiver that accepts every export (what a collector on the same machine costs the app: the
  * export's serialisation and a local round trip, no storage), counting the export requests it got.
  */
-export async function startTraceSink(): Promise<Running & { exports: () => number }> {
+export async function startTraceSink(): Promise<Running & { exports: () => number; bytes: () => number }> {
   let exports = 0;
+  let bytes = 0;
   const server = http.createServer((req, res) => {
-    req.resume();
+    req.on("data", (chunk: Buffer) => {
+      bytes += chunk.length;
+    });
     req.on("end", () => {
       if (req.url === "/v1/traces") exports += 1;
       res.writeHead(200, { "content-type": "application/x-protobuf" }).end();
@@ -276,6 +279,7 @@ export async function startTraceSink(): Promise<Running & { exports: () => numbe
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     pid: process.pid,
     exports: () => exports,
+    bytes: () => bytes,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -18,8 +18,12 @@ export type Database =
   | { kind: "pglite"; db: Db; pglite: PGlite; close: () => Promise<void> }
   | { kind: "postgres"; db: Db; sql: Sql; url: string; close: () => Promise<void> };
 
-/** Where the database is: PostgreSQL at `url`, or PGlite under `dataDir` when there is no URL. */
-export type DatabaseSettings = { url?: string; dataDir: string };
+/**
+ * Where the database is: PostgreSQL at `url`, or PGlite under `dataDir` when there is no URL.
+ * `traceStatements`: one span per statement (db/traced-driver.ts); the entry point sets it when tracing is
+ * on. Off, drizzle gets the driver itself.
+ */
+export type DatabaseSettings = { url?: string; dataDir: string; traceStatements?: boolean };
 
 // Next bundles routes and the instrumentation hook separately; the one connection lives on globalThis.
 const globalForDb = globalThis as unknown as {
@@ -44,15 +48,29 @@ function settings(): DatabaseSettings {
   return globalForDb.brandStudioDbSettings();
 }
 
-async function openPostgres(url: string): Promise<Database> {
+async function openPostgres(url: string, traceStatements = false): Promise<Database> {
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
   const sql = postgres(url, { max: 10, onnotice: () => {}, connect_timeout: 5 });
-  const db = drizzle(sql, { schema }) as unknown as Db;
+  const db = drizzle(traceStatements ? await tracedSql(sql, url) : sql, { schema }) as unknown as Db;
   return { kind: "postgres", db, sql, url, close: () => sql.end({ timeout: 5 }) };
 }
 
-async function openPglite(dataDir: string): Promise<Database> {
+/** The postgres.js client with statement spans; the server's host, port and database name, never its password. */
+async function tracedSql(sql: Sql, url: string): Promise<Sql> {
+  const { traceSql } = await import("./traced-driver");
+  const server: Record<string, string | number> = {};
+  try {
+    const parsed = new URL(url);
+    server["server.address"] = parsed.hostname;
+    server["server.port"] = Number(parsed.port || 5432);
+    const namespace = decodeURIComponent(parsed.pathname.replace(/^\//, ""));
+    if (namespace) server["db.namespace"] = namespace;
+  } catch {}
+  return traceSql(sql, server);
+}
+
+async function openPglite(dataDir: string, traceStatements = false): Promise<Database> {
   const release = acquireDataDirLock(dataDir);
   try {
     const { PGlite } = await import("@electric-sql/pglite");
@@ -61,7 +79,8 @@ async function openPglite(dataDir: string): Promise<Database> {
     // If the child could not run (no node binary, say), PGlite initialises the folder itself, in-process.
     await initPgliteInChild(folder);
     const pglite = await PGlite.create(folder, { startParams: await pgliteStartParams() });
-    const db = drizzle(pglite, { schema }) as unknown as Db;
+    const client = traceStatements ? (await import("./traced-driver")).tracePglite(pglite) : pglite;
+    const db = drizzle(client, { schema }) as unknown as Db;
     process.once("exit", release);
     return {
       kind: "pglite",
@@ -81,8 +100,8 @@ async function openPglite(dataDir: string): Promise<Database> {
 /** The one place that decides which database the app has. Opens it; never migrates or seeds. */
 export function getDatabase(): Promise<Database> {
   if (!globalForDb.brandStudioDb) {
-    const { url, dataDir } = settings();
-    const opening = url ? openPostgres(url) : openPglite(dataDir);
+    const { url, dataDir, traceStatements } = settings();
+    const opening = url ? openPostgres(url, traceStatements) : openPglite(dataDir, traceStatements);
     opening.catch(() => {
       if (globalForDb.brandStudioDb === opening) globalForDb.brandStudioDb = undefined;
     });

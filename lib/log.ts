@@ -18,15 +18,19 @@ function redact(value: unknown, depth = 0): unknown {
 
 /**
  * Structured log lines: one JSON object per line, secrets redacted by key name. Inside a span (tracing on)
- * the line carries its `traceId` and `spanId`, so a log line and its trace find each other.
+ * the line carries its `traceId` and `spanId`, and inside an API operation its `requestId`, so a log line
+ * and its trace find each other.
  */
 function write(level: Level, event: string, fields: Record<string, unknown> = {}) {
+  const ids = activeTraceIds();
   const line = JSON.stringify({
     level,
     time: new Date().toISOString(),
     event,
+    // Inside an API operation (tracing on) every line names its request, even where the caller did not.
+    ...(ids?.requestId ? { requestId: ids.requestId } : {}),
     ...(redact(fields) as object),
-    ...activeTraceIds(),
+    ...(ids ? { traceId: ids.traceId, spanId: ids.spanId } : {}),
   });
   if (level === "error") console.error(line);
   else if (level === "warn") console.warn(line);

@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { metrics } from "@/lib/telemetry/metrics";
-import { safeAttributes } from "@/lib/telemetry/tracing";
+import { safeAttributes, scrubText } from "@/lib/telemetry/tracing";
 import { parsePrometheusText } from "./support/prometheus";
 
 // No Docker here: the observability recipe is checked statically. Every metric an alert or a dashboard
@@ -111,5 +111,19 @@ describe("span attributes", () => {
       "ai.usage.promptTokens": 12,
       count: 3,
     });
+  });
+
+  it("turns a Telegram bot token into {token}, in URL paths, free text and span names", () => {
+    const token = "123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw";
+    expect(safeAttributes({ "http.url": `https://api.telegram.org/bot${token}/sendMessage?x=1` })).toEqual({
+      "http.url": "https://api.telegram.org/bot{token}/sendMessage",
+    });
+    expect(safeAttributes({ "next.span_name": `fetch POST bot${token}` })).toEqual({
+      "next.span_name": "fetch POST bot{token}",
+    });
+    expect(scrubText(`fetch POST https://user:pw@api.telegram.org/bot${token}/getMe?sig=1`)).toBe(
+      "fetch POST https://api.telegram.org/bot{token}/getMe",
+    );
+    expect(scrubText("GET /api/video/jobs/{jobId}")).toBe("GET /api/video/jobs/{jobId}");
   });
 });

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newUser, signIn } from "./support/auth";
 import { startFakeHeygen } from "./support/fake-heygen";
+import { type FakeTelegram, startFakeTelegram } from "./support/fake-telegram";
 import { api, baseUrl } from "./support/http";
 import { makeImage } from "./support/images";
 import { parsePrometheusText, sampleValue } from "./support/prometheus";
@@ -139,11 +140,14 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
   let otlp: Awaited<ReturnType<typeof startOtlpReceiver>>;
   let hooks: Awaited<ReturnType<typeof startHookReceiver>>;
   let heygen: Awaited<ReturnType<typeof startFakeHeygen>>;
+  let telegram: FakeTelegram;
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let web: TestServer;
   let worker: WorkerProcess;
   let metricsPort: number;
   let token: string;
+  let email: string;
+  let password: string;
   let apiKey: string;
   let client: ReturnType<typeof videoClient>;
   const metricsToken = `metrics-${randomBytes(12).toString("hex")}`;
@@ -152,6 +156,7 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
     otlp = await startOtlpReceiver();
     hooks = await startHookReceiver();
     heygen = await startFakeHeygen();
+    telegram = await startFakeTelegram();
     database = await createTestDatabase(process.env.DATABASE_URL as string);
     metricsPort = await freePort();
     const env = {
@@ -169,6 +174,7 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
       PROVIDER_BREAKER_COOLDOWN_SECONDS: "600",
       WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
       AUTH_LOCKOUT_THRESHOLD: "2",
+      TELEGRAM_API_BASE_URL: telegram.url,
     };
     const shared = {
       databaseUrl: database.url,
@@ -186,7 +192,7 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
       METRICS_PORT: String(metricsPort),
     });
     await waitFor(() => worker.events("worker_ready").length > 0, { what: "the worker to start" });
-    token = (await newUser(web.url)).token;
+    ({ token, email, password } = await newUser(web.url));
     const key = await api("/api/keys", {
       server: web.url,
       token,
@@ -203,6 +209,7 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
     await web?.stop();
     await database?.drop();
     await heygen?.close();
+    await telegram?.close();
     await hooks?.close();
     await otlp?.close();
   });
@@ -287,10 +294,113 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
     // The POST's span sits under Next's own server span for the request, in the same trace.
     expect(parentOf(post)?.service).toBe("brand-studio-web");
 
+    // Database statements: one CLIENT span each, children of the operation (web) and of the run (worker)
+    // in the same trace, naming the statement and never its bound values.
+    const statements = inTrace().filter((span) => span.attributes["db.system"] === "postgresql");
+    const underPost = statements.filter((span) => span.parentSpanId === post.spanId);
+    const underRun = statements.filter((span) => span.parentSpanId === run.spanId);
+    expect(underPost.map((span) => span.name)).toContain("INSERT video_jobs");
+    expect(underPost.every((span) => span.service === "brand-studio-web")).toBe(true);
+    expect(underRun.map((span) => span.name)).toContain("UPDATE video_jobs");
+    expect(underRun.every((span) => span.service === "brand-studio-worker")).toBe(true);
+    for (const span of statements) {
+      expect(span.kind, span.name).toBe(3); // CLIENT in OTLP's numbering
+      expect(byId.has(span.parentSpanId), `${span.name}'s parent is in the trace`).toBe(true);
+      expect(span.attributes).toMatchObject({
+        "db.system.name": "postgresql",
+        "db.query.summary": span.name,
+        "db.operation.name": span.name.split(" ")[0],
+      });
+      const text = JSON.stringify(span.attributes);
+      for (const value of [job.jobId, brandId, SCRIPT, SCRIPT.slice(0, 20), email, hooks.url, database.url]) {
+        expect(text.includes(value), `${span.name} holds a bound value: ${text}`).toBe(false);
+      }
+    }
+
+    // The web's log lines carry the request's trace and span ids beside its requestId.
+    const webLine = web
+      .logs()
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((line) => line.event === "video_job_created" && line.jobId === job.jobId);
+    expect(webLine).toMatchObject({ requestId, traceId: post.traceId, spanId: post.spanId });
+
     // The worker's log lines carry the run's trace and span ids beside the job.
     const logged = worker.events("video_job_succeeded").find((line) => line.jobId === job.jobId);
     expect(logged).toMatchObject({ traceId: post.traceId, spanId: run.spanId });
   }, 200_000);
+
+  it("follows a publication: the POST on the web, the publish run on the worker and its Telegram call, counted; the bot token in no span", async () => {
+    const brandId = await client.newBrand();
+    const botToken = telegram.addBot("obs_publisher_bot");
+    const chatId = telegram.addChannel({
+      title: "Obs News",
+      username: "obs_news",
+      admins: [{ token: botToken }],
+    });
+    const call = (p: string, init: Parameters<typeof api>[1] = {}) =>
+      api(p, { server: web.url, token, ...init });
+    const connected = await call("/api/channels", {
+      method: "POST",
+      json: { brandId, channel: "telegram", botToken, chatId: String(chatId) },
+    });
+    expect(connected.status, connected.text).toBe(201);
+    const { postId } = await client.newPost(brandId, "telegram");
+    const patched = await call(`/api/posts/${postId}`, {
+      method: "PATCH",
+      json: { caption: "Fresh beans.", hashtags: [], mediaPlan: { format: "text_only", items: [] } },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    const okBefore = sampleValue(await workerMetrics(), "brand_studio_provider_calls_total", {
+      provider: "telegram",
+      outcome: "ok",
+    });
+    const published = await call(`/api/posts/${postId}/publications`, {
+      method: "POST",
+      json: { channelId: connected.body.channelId },
+    });
+    expect(published.status, published.text).toBe(202);
+    const requestId = published.headers.get("x-request-id");
+    await waitFor(
+      async () =>
+        (await call(`/api/publications/${published.body.publicationId}`)).body.status === "published",
+      { what: "the publication to go out", timeoutMs: 30_000 },
+    );
+
+    const post = await waitFor(
+      () => otlp.spans.find((span) => span.attributes["brand_studio.request_id"] === requestId),
+      { what: "the publish POST's span", timeoutMs: 20_000 },
+    );
+    const inTrace = () => otlp.spans.filter((span) => span.traceId === post.traceId);
+    const send = await waitFor(() => inTrace().find((span) => span.name === "telegram sendMessage"), {
+      what: "the Telegram call in the POST's trace",
+      timeoutMs: 20_000,
+    });
+    const byId = new Map(inTrace().map((span) => [span.spanId, span]));
+    const run = byId.get(send.parentSpanId);
+    expect(run).toMatchObject({ name: "publish run", service: "brand-studio-worker" });
+    const enqueue = byId.get(run?.parentSpanId ?? "");
+    expect(enqueue).toMatchObject({ name: "publish enqueue", service: "brand-studio-web" });
+    expect(enqueue?.parentSpanId).toBe(post.spanId);
+    expect(send.attributes).toMatchObject({
+      "brand_studio.outcome": "ok",
+      "brand_studio.provider": "telegram",
+    });
+    for (const span of otlp.spans) {
+      expect(JSON.stringify(span.attributes).includes(botToken), `${span.name} holds the bot token`).toBe(
+        false,
+      );
+    }
+
+    const worked = await workerMetrics();
+    expect(
+      sampleValue(worked, "brand_studio_provider_calls_total", { provider: "telegram", outcome: "ok" }),
+    ).toBe(okBefore + 1);
+    expect(
+      sampleValue(worked, "brand_studio_publications_total", { platform: "telegram", outcome: "published" }),
+    ).toBeGreaterThanOrEqual(1);
+  }, 90_000);
 
   it("exports no secret in any span attribute: AUTH_SECRET, access token, API keys, media signatures", async () => {
     // A request whose target carries a media signature, as a browser's <video> sends it.
@@ -303,7 +413,18 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
     expect(otlp.spans.length).toBeGreaterThan(10);
     for (const span of otlp.spans) {
       const text = JSON.stringify(span.attributes);
-      for (const secret of [web.authSecret, token, apiKey, heygen.apiKey, metricsToken, "sig=", "Bearer "]) {
+      const secrets = [
+        web.authSecret,
+        token,
+        apiKey,
+        heygen.apiKey,
+        metricsToken,
+        email,
+        password,
+        "sig=",
+        "Bearer ",
+      ];
+      for (const secret of secrets) {
         expect(text.includes(secret), `${span.name} holds ${secret.slice(0, 8)}…: ${text}`).toBe(false);
       }
     }
@@ -391,6 +512,13 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
     expect(failed.status).toBe("failed");
     expect(sampleValue(await webMetrics(), "brand_studio_video_jobs", { state: "failed" })).toBe(
       failedBefore + 1,
+    );
+    // The run counts itself when it ends, just after it has written the job's status: wait for that.
+    await waitFor(
+      async () =>
+        sampleValue(await workerMetrics(), "brand_studio_job_runs_total", { outcome: "failed" }) >=
+        runsFailedBefore + 1,
+      { what: "the worker to count the failed run", timeoutMs: 10_000, intervalMs: 200 },
     );
     expect(sampleValue(await workerMetrics(), "brand_studio_job_runs_total", { outcome: "failed" })).toBe(
       runsFailedBefore + 1,

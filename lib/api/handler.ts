@@ -2,7 +2,7 @@ import type { NextRequest } from "next/server";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import { metrics } from "@/lib/telemetry/metrics";
-import { failSpan, inSpan, SpanKind } from "@/lib/telemetry/tracing";
+import { failSpan, inSpan, requestContext, SpanKind } from "@/lib/telemetry/tracing";
 import { ApiError } from "./api-error";
 import { classifyError } from "./classify-error";
 import { ERROR_CODES, type ErrorCode } from "./error-codes";
@@ -60,6 +60,7 @@ export function withApi(handler: ApiHandler, options: { docId?: string; operatio
       operation,
       {
         kind: SpanKind.SERVER,
+        parent: requestContext(requestId),
         attributes: { "http.request.method": req.method, "brand_studio.request_id": requestId },
       },
       async (span) => {

@@ -1,5 +1,7 @@
 import "server-only";
 import { getEnv } from "@/lib/config";
+import { metrics } from "@/lib/telemetry/metrics";
+import { failSpan, inSpan, SpanKind, setSpanAttributes } from "@/lib/telemetry/tracing";
 import { kindOfStatus, networkFailure, PlatformError } from "./platform-error";
 
 /**
@@ -49,7 +51,46 @@ async function failure(response: Response): Promise<PlatformError> {
   );
 }
 
-async function send(url: string, init: RequestInit, timeoutMs?: number): Promise<Response> {
+/** The provider-call outcome (metrics and spans, as for Telegram, HeyGen and D-ID) of a failed call. */
+function callOutcome(error: unknown) {
+  if (!(error instanceof PlatformError) || error.status === null) return "unreachable";
+  if (error.status === 429) return "rate_limited";
+  return error.status >= 500 ? "server_error" : "client_error";
+}
+
+/**
+ * One LinkedIn call, in a CLIENT span `linkedin <call>` counted in brand_studio_provider_calls_total
+ * (provider `linkedin`). The span names the host and the call, never the URL (an upload URL is signed).
+ */
+function send(call: string, url: string, init: RequestInit, timeoutMs?: number): Promise<Response> {
+  const provider = "linkedin";
+  const attributes = {
+    "brand_studio.provider": provider,
+    "brand_studio.linkedin_call": call,
+    "http.request.method": init.method ?? "GET",
+    "server.address": new URL(url).host,
+  };
+  return inSpan(`${provider} ${call}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
+    try {
+      const response = await request(url, init, timeoutMs);
+      metrics().providerCalls.inc({ provider, outcome: "ok" });
+      setSpanAttributes(span, { "brand_studio.outcome": "ok" });
+      return response;
+    } catch (error) {
+      const outcome = callOutcome(error);
+      metrics().providerCalls.inc({ provider, outcome });
+      const status = error instanceof PlatformError ? error.status : null;
+      setSpanAttributes(span, {
+        "brand_studio.outcome": outcome,
+        ...(status ? { "http.response.status_code": status } : {}),
+      });
+      failSpan(span, outcome);
+      throw error;
+    }
+  });
+}
+
+async function request(url: string, init: RequestInit, timeoutMs?: number): Promise<Response> {
   let response: Response;
   try {
     response = await fetch(url, {
@@ -85,6 +126,7 @@ export function linkedinAuthorizeUrl({ redirectUri, state }: { redirectUri: stri
 async function tokenRequest(fields: Record<string, string>): Promise<LinkedInTokens> {
   const env = getEnv();
   const response = await send(
+    "token",
     `${env.LINKEDIN_AUTH_BASE_URL}/oauth/v2/accessToken`,
     {
       method: "POST",
@@ -108,6 +150,7 @@ export const refreshLinkedInToken = (refreshToken: string) =>
 
 export async function linkedinUserInfo(accessToken: string): Promise<LinkedInUserInfo> {
   const response = await send(
+    "userinfo",
     `${getEnv().LINKEDIN_API_BASE_URL}/v2/userinfo`,
     { headers: { Authorization: `Bearer ${accessToken}` } },
     15_000,
@@ -122,13 +165,17 @@ export async function uploadLinkedInImage(
   image: { bytes: Buffer; contentType: string },
 ): Promise<string> {
   const env = getEnv();
-  const initialized = await send(`${env.LINKEDIN_API_BASE_URL}/rest/images?action=initializeUpload`, {
-    method: "POST",
-    headers: restHeaders(accessToken),
-    body: JSON.stringify({ initializeUploadRequest: { owner } }),
-  });
+  const initialized = await send(
+    "images.initializeUpload",
+    `${env.LINKEDIN_API_BASE_URL}/rest/images?action=initializeUpload`,
+    {
+      method: "POST",
+      headers: restHeaders(accessToken),
+      body: JSON.stringify({ initializeUploadRequest: { owner } }),
+    },
+  );
   const { value } = (await initialized.json()) as { value: { uploadUrl: string; image: string } };
-  await send(value.uploadUrl, {
+  await send("image upload", value.uploadUrl, {
     method: "PUT",
     headers: { Authorization: `Bearer ${accessToken}`, "Content-Type": image.contentType },
     body: new Uint8Array(image.bytes),
@@ -156,7 +203,7 @@ export async function createLinkedInPost(
       : post.images.length === 1
         ? { media: { id: post.images[0].urn, altText: post.images[0].altText } }
         : { multiImage: { images: post.images.map((image) => ({ id: image.urn, altText: image.altText })) } };
-  const response = await send(`${getEnv().LINKEDIN_API_BASE_URL}/rest/posts`, {
+  const response = await send("posts", `${getEnv().LINKEDIN_API_BASE_URL}/rest/posts`, {
     method: "POST",
     headers: restHeaders(accessToken),
     body: JSON.stringify({

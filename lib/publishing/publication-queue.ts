@@ -1,11 +1,14 @@
 import { sql } from "drizzle-orm";
 import type { DrizzleTransactionLike, PgBoss, Db as QueueDb } from "pg-boss";
 import type { Tx } from "@/db/client";
+import { metrics } from "@/lib/telemetry/metrics";
+import { currentTraceCarrier, inSpan, SpanKind, type TraceCarrier } from "@/lib/telemetry/tracing";
 
 /** One pg-boss job per attempt to run a publication (the first, each retry, each sweep). */
 export const PUBLISH_QUEUE = "publish";
 
-export type PublishJobData = { publicationId: string };
+/** `trace`: the W3C context of the enqueue (tracing on), so the run continues the request's trace. */
+export type PublishJobData = { publicationId: string; trace?: TraceCarrier };
 
 const PUBLISH_QUEUE_OPTIONS = {
   // The handler never throws for a platform's answer (it schedules its own retries, honouring
@@ -53,13 +56,27 @@ export async function enqueuePublication({
   publicationId: string;
   startAfter: Date;
 }) {
-  const data: PublishJobData = { publicationId };
-  let db: QueueDb | undefined;
-  if (tx) {
-    const { fromDrizzle } = await import("pg-boss");
-    db = fromDrizzle(tx as unknown as DrizzleTransactionLike, sql);
-  }
-  const sent = await boss.send(PUBLISH_QUEUE, data, { startAfter, ...(db ? { db } : {}) });
-  if (!sent) throw new Error("The queue did not accept the publication.");
-  return sent;
+  return inSpan(
+    `${PUBLISH_QUEUE} enqueue`,
+    {
+      kind: SpanKind.PRODUCER,
+      attributes: {
+        "messaging.system": "pg-boss",
+        "messaging.destination.name": PUBLISH_QUEUE,
+        "brand_studio.publication_id": publicationId,
+      },
+    },
+    async () => {
+      const data: PublishJobData = { publicationId, trace: currentTraceCarrier() };
+      let db: QueueDb | undefined;
+      if (tx) {
+        const { fromDrizzle } = await import("pg-boss");
+        db = fromDrizzle(tx as unknown as DrizzleTransactionLike, sql);
+      }
+      const sent = await boss.send(PUBLISH_QUEUE, data, { startAfter, ...(db ? { db } : {}) });
+      if (!sent) throw new Error("The queue did not accept the publication.");
+      metrics().enqueued.inc({ queue: PUBLISH_QUEUE });
+      return sent;
+    },
+  );
 }

@@ -9,6 +9,7 @@ import { ERROR_CODES } from "@/lib/api/error-codes";
 import { getEnv } from "@/lib/config";
 import { log } from "@/lib/log";
 import { SecretDecryptionError } from "@/lib/security/encrypt-secret";
+import { metrics } from "@/lib/telemetry/metrics";
 import { channelCredentials } from "./channels";
 import { APPROVED_STATUSES } from "./create-publication";
 import { emitPublicationEvent } from "./emit-publication-event";
@@ -57,6 +58,7 @@ async function finish(
     return updated;
   });
   if (!done) return;
+  metrics().publications.inc({ platform: done.channel, outcome: fields.status });
   log.info(fields.status === "published" ? "publication_published" : "publication_failed", {
     publicationId: row.id,
     code: fields.errorCode,
@@ -320,7 +322,10 @@ export async function runPublication(publicationId: string, boss: PgBoss) {
           })
           .where(and(eq(publications.id, row.id), eq(publications.claimToken, token)))
           .returning();
-        if (released) await enqueuePublication({ boss, publicationId: row.id, startAfter: nextAttemptAt });
+        if (released) {
+          metrics().publications.inc({ platform: row.channel, outcome: "retry_scheduled" });
+          await enqueuePublication({ boss, publicationId: row.id, startAfter: nextAttemptAt });
+        }
         log.info("publication_retry_scheduled", {
           publicationId: row.id,
           delaySeconds: delay,

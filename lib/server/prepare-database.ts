@@ -3,10 +3,18 @@ import { runMigrations } from "@/db/migrate";
 import { seedDemo } from "@/lib/auth/seed-demo";
 import { config, getEnv } from "@/lib/config";
 import { log } from "@/lib/log";
+import { tracingEnabled } from "@/lib/telemetry/tracing";
 
-/** Points `db/` at the configured database (DATABASE_URL, else PGlite in DATA_DIR). Every entry point calls it. */
+/**
+ * Points `db/` at the configured database (DATABASE_URL, else PGlite in DATA_DIR). Every entry point calls
+ * it. With tracing on (started before this), every statement drizzle runs gets a span.
+ */
 export function configureDatabaseFromEnv() {
-  configureDatabase(() => ({ url: config.databaseUrl, dataDir: config.dataDir }));
+  configureDatabase(() => ({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    traceStatements: tracingEnabled(),
+  }));
 }
 
 /**

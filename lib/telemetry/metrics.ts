@@ -55,7 +55,7 @@ function createMetrics() {
   });
   const providerCalls = new client.Counter({
     name: "brand_studio_provider_calls_total",
-    help: "Requests to hosted video providers, by outcome (ok, client_error, rate_limited, server_error, timeout, unreachable).",
+    help: "Requests to hosted video providers (heygen, did) and publishing platforms (telegram), by outcome (ok, client_error, rate_limited, server_error, timeout, unreachable).",
     labelNames: ["provider", "outcome"] as const,
     registers,
   });
@@ -63,6 +63,12 @@ function createMetrics() {
     name: "brand_studio_webhook_deliveries_total",
     help: "Webhook delivery attempts, by outcome (delivered, retrying, failed, refused).",
     labelNames: ["outcome"] as const,
+    registers,
+  });
+  const publications = new client.Counter({
+    name: "brand_studio_publications_total",
+    help: "Publication runs settled by this process, by outcome (published, failed, retry_scheduled) and platform.",
+    labelNames: ["platform", "outcome"] as const,
     registers,
   });
   const lockouts = new client.Counter({
@@ -140,6 +146,7 @@ function createMetrics() {
     renderRatio,
     providerCalls,
     webhookDeliveries,
+    publications,
     lockouts,
   };
 }

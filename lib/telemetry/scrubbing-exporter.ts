@@ -1,5 +1,5 @@
 import type { tracing } from "@opentelemetry/sdk-node";
-import { safeAttributes } from "./tracing";
+import { safeAttributes, scrubText } from "./tracing";
 
 type ReadableSpan = tracing.ReadableSpan;
 type SpanExporter = tracing.SpanExporter;
@@ -9,7 +9,9 @@ type ExportDone = Parameters<SpanExporter["export"]>[1];
  * The last word on what leaves the process: every span (ours, Next's, the AI SDK's) is exported with its
  * attributes and its events' attributes cleaned by `safeAttributes` — secret-looking names dropped, URLs
  * and request targets cut before their query (signed media URLs' `sig=`), bearer tokens and API keys
- * refused. Next's server span, for one, records `http.target` with the query string.
+ * refused; span names quoting a URL get the same treatment (Next's fetch spans), and Telegram bot tokens
+ * (in the Bot API's URL path) become `{token}`. Next's server span, for one, records `http.target` with the
+ * query string.
  */
 export class ScrubbingExporter implements SpanExporter {
   constructor(private readonly inner: SpanExporter) {}
@@ -18,6 +20,8 @@ export class ScrubbingExporter implements SpanExporter {
     const clean = spans.map(
       (span) =>
         Object.create(span, {
+          // Next names its fetch spans after the URL (`fetch POST https://…/bot<token>/sendMessage`).
+          name: { value: scrubText(span.name), enumerable: true },
           attributes: { value: safeAttributes(span.attributes), enumerable: true },
           events: {
             value: span.events.map((event) => ({

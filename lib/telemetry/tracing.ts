@@ -3,6 +3,7 @@ import {
   type AttributeValue,
   type Context,
   context,
+  createContextKey,
   propagation,
   ROOT_CONTEXT,
   type Span,
@@ -48,12 +49,31 @@ export function urlForSpan(value: string) {
   }
 }
 
+/** A Telegram bot token (`<bot id>:<secret>`), which the Bot API puts in the URL's path (`/bot<token>/…`). */
+const BOT_TOKEN = /\d{3,}:[A-Za-z0-9_-]{20,}/g;
+
+/**
+ * Free text that may quote a URL (a span's name: Next names its fetch spans `fetch POST <url>`): each URL
+ * loses its query and user info, and a bot token anywhere becomes `{token}`.
+ */
+export function scrubText(value: string) {
+  return value
+    .replace(/[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi, (url) => urlForSpan(url))
+    .replace(BOT_TOKEN, "{token}");
+}
+
 function cleanValue(value: AttributeValue): AttributeValue | undefined {
   if (Array.isArray(value))
     return value.map((item) => (typeof item === "string" ? cleanValue(item) : item)) as AttributeValue;
   if (typeof value !== "string") return value;
-  // A URL, or a request target (`/media/…?exp=…&sig=…`, Next's http.target), keeps only its path.
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || value.startsWith("/")) return urlForSpan(value);
+  // A URL, or a request target (`/media/…?exp=…&sig=…`, Next's http.target), keeps only its path, and a
+  // path's bot token (Telegram's `/bot<token>/sendMessage`) becomes `{token}`.
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) || value.startsWith("/"))
+    return urlForSpan(value).replace(BOT_TOKEN, "{token}");
+  if (BOT_TOKEN.test(value)) {
+    BOT_TOKEN.lastIndex = 0;
+    return value.replace(BOT_TOKEN, "{token}");
+  }
   if (/(?:^|[?&\s])(?:sig|signature|token|x-amz-signature|x-amz-credential)=/i.test(value)) return undefined;
   if (/\bBearer\s+\S|\bbsk_[A-Za-z0-9]/.test(value)) return undefined;
   return value;
@@ -133,12 +153,29 @@ export function contextFromCarrier(carrier: TraceCarrier | undefined): Context {
   return propagation.extract(ROOT_CONTEXT, carrier);
 }
 
-/** The active span's ids, for log lines; none when tracing is off or no span is active. */
-export function activeTraceIds(): { traceId: string; spanId: string } | undefined {
+const REQUEST_ID = createContextKey("brand_studio.request_id");
+
+/**
+ * The context an API operation's span starts in, carrying its request id, so every log line written while
+ * it runs says `requestId` beside `traceId` and `spanId`. Tracing off: undefined (nothing is made).
+ */
+export function requestContext(requestId: string): Context | undefined {
   if (!tracingEnabled()) return undefined;
-  const spanContext = trace.getActiveSpan()?.spanContext();
+  return context.active().setValue(REQUEST_ID, requestId);
+}
+
+/** The active span's ids (and the request's id, inside an operation), for log lines; none when tracing is off. */
+export function activeTraceIds(): { traceId: string; spanId: string; requestId?: string } | undefined {
+  if (!tracingEnabled()) return undefined;
+  const active = context.active();
+  const spanContext = trace.getSpan(active)?.spanContext();
   if (!spanContext || !trace.isSpanContextValid(spanContext)) return undefined;
-  return { traceId: spanContext.traceId, spanId: spanContext.spanId };
+  const requestId = active.getValue(REQUEST_ID);
+  return {
+    traceId: spanContext.traceId,
+    spanId: spanContext.spanId,
+    ...(typeof requestId === "string" ? { requestId } : {}),
+  };
 }
 
 /** The AI SDK's own spans (ai.generateText, ai.streamText …) without the prompt or the model's answer. */
