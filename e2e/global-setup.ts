@@ -1,15 +1,31 @@
 import { startFakeTelegram } from "../test/support/fake-telegram";
+import { serveMailbox, startSmtpSink } from "../test/support/smtp-sink";
 import { startTestServer } from "../test/support/test-server";
 
-/** Starts the app (and a fake Telegram Bot API for publishing) for the browser tests; workers read their URLs from the environment. */
+/**
+ * Starts the app (with a fake Telegram Bot API for publishing, and a real SMTP server for invitations) for
+ * the browser tests; workers read their URLs from the environment.
+ */
 export default async function globalSetup() {
   const telegram = await startFakeTelegram();
-  const server = await startTestServer({ env: { TELEGRAM_API_BASE_URL: telegram.url } });
+  const smtp = await startSmtpSink();
+  const mailbox = await serveMailbox(smtp);
+  const server = await startTestServer({
+    env: {
+      TELEGRAM_API_BASE_URL: telegram.url,
+      SMTP_URL: smtp.url,
+      SMTP_FROM: "Brand Studio <studio@example.test>",
+    },
+  });
   process.env.E2E_BASE_URL = server.url;
   process.env.E2E_DATA_DIR = server.dataDir;
   process.env.E2E_TELEGRAM_URL = telegram.url;
+  // GET ${E2E_MAILBOX_URL}/mail?to=<address>: what the app emailed (test/support/smtp-sink.ts).
+  process.env.E2E_MAILBOX_URL = mailbox.url;
   return async () => {
     await server.stop();
     await telegram.close();
+    await mailbox.close();
+    await smtp.stop();
   };
 }
