@@ -30,9 +30,13 @@ export type BrandDraft = {
   /** "" for the server's default voice. */
   ttsVoice: string;
   monthlyVideoQuota: string;
+  /** Posts need an owner's approval before they are scheduled or published. */
+  requiresApproval: boolean;
 };
 
 export type DraftField = keyof BrandDraft;
+/** The fields edited as text (every field but the approval switch). */
+export type TextField = Exclude<DraftField, "requiresApproval">;
 export type FieldErrors = Partial<Record<DraftField | "form", string>>;
 
 const LIST_FIELDS = ["values", "doList", "dontList", "bannedWords"] as const;
@@ -54,6 +58,7 @@ export function toDraft(brand?: BrandResponse): BrandDraft {
     font: brand?.font ?? "sans",
     ttsVoice: brand?.ttsVoice ?? "",
     monthlyVideoQuota: brand?.monthlyVideoQuota == null ? "" : String(brand.monthlyVideoQuota),
+    requiresApproval: brand?.requiresApproval ?? false,
   };
 }
 
@@ -80,6 +85,7 @@ function toFields(draft: BrandDraft) {
     ttsVoice: draft.ttsVoice === "" ? null : draft.ttsVoice,
     // Not a number stays as typed, so the contract's "whole number" message shows.
     monthlyVideoQuota: quota === "" ? null : Number.isNaN(Number(quota)) ? quota : Number(quota),
+    requiresApproval: draft.requiresApproval,
   } as Record<string, unknown>;
 }
 

@@ -13,10 +13,10 @@ import {
   changedFields,
   checkCreate,
   checkUpdate,
-  type DraftField,
   type FieldErrors,
   fieldErrors,
   loadBrandContract,
+  type TextField,
   toDraft,
 } from "./brand-draft";
 import { BrandPreview } from "./brand-preview";
@@ -103,7 +103,7 @@ export function BrandForm({
     save.mutate(checked.body);
   }
 
-  const bind = (field: DraftField) => ({
+  const bind = (field: TextField) => ({
     name: field,
     value: draft[field],
     "aria-invalid": errors[field] ? true : undefined,
@@ -282,6 +282,31 @@ export function BrandForm({
               />
             )}
           </div>
+        </Section>
+
+        <Section title="Team" description="How posts get from a draft to a channel.">
+          <label className="flex items-start gap-3 text-sm">
+            <input
+              type="checkbox"
+              name="requiresApproval"
+              checked={draft.requiresApproval}
+              onChange={(event) => {
+                const requiresApproval = event.target.checked;
+                setDraft((current) => ({ ...current, requiresApproval }));
+                setSaved(false);
+              }}
+              aria-describedby="requires-approval-hint"
+              className="mt-0.5 size-4 rounded border-slate-300 text-brand-600 focus:ring-brand-500/30"
+            />
+            <span>
+              <span className="font-medium text-slate-800">Posts need approval</span>
+              <span id="requires-approval-hint" className="block text-slate-600">
+                An editor submits a draft; an owner approves it or asks for changes. Only approved posts can
+                be scheduled or published.
+              </span>
+            </span>
+          </label>
+          {errors.requiresApproval && <ErrorNotice message={errors.requiresApproval} />}
         </Section>
 
         {errors.form && <ErrorNotice message={errors.form} />}

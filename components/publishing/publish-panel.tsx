@@ -6,6 +6,8 @@ import { useState } from "react";
 import { Button, Card, ErrorNotice, Field, TextInput } from "@/components/ui/primitives";
 import { callApi } from "@/lib/client/api-client";
 import { createPublication, getPublication, listPublications } from "@/lib/client/operations";
+import type { BrandRole } from "@/lib/contracts/enums";
+import { can } from "@/lib/contracts/permissions";
 import type { PublicationView } from "@/lib/contracts/publishing";
 import { PLATFORM_LABELS, useChannels } from "./channels-panel";
 
@@ -66,11 +68,15 @@ export function PublishPanel({
   postId,
   brandId,
   dirty,
+  role,
 }: {
   postId: string;
   brandId: string;
   dirty: boolean;
+  /** The caller's role on the brand; only an owner publishes or schedules (the permission table). */
+  role?: BrandRole;
 }) {
+  const mayPublish = !role || can(role, "publication.create");
   const queryClient = useQueryClient();
   const channels = useChannels(brandId);
   const [channelId, setChannelId] = useState("");
@@ -118,7 +124,13 @@ export function PublishPanel({
         {channels.error && (
           <ErrorNotice message={channels.error.message} onRetry={() => channels.refetch()} />
         )}
-        {channels.data && active.length === 0 && (
+        {!mayPublish && (
+          <p role="note" className="text-sm text-slate-600" data-testid="publish-not-allowed">
+            You are {role === "editor" ? "an" : "a"} {role} of this brand: an owner publishes and schedules
+            posts.
+          </p>
+        )}
+        {mayPublish && channels.data && active.length === 0 && (
           <p className="text-sm text-slate-600">
             No channel is connected.{" "}
             <Link href={`/brands/${brandId}`} className="font-medium text-brand-700 underline">
@@ -127,7 +139,7 @@ export function PublishPanel({
             .
           </p>
         )}
-        {active.length > 0 && (
+        {mayPublish && active.length > 0 && (
           <form
             className="space-y-3"
             onSubmit={(event) => {

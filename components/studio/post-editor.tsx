@@ -207,41 +207,50 @@ export function PostEditor({
         </span>
       </div>
 
-      <div className="space-y-1.5">
-        <div className="flex items-center justify-between">
-          <label htmlFor="caption" className="text-sm font-medium text-slate-700">
-            Caption
-          </label>
-          <CharacterCount length={content.caption.length} limit={limit} testId="caption-count" />
+      {!mayEdit && role && (
+        <p role="note" className="rounded-lg bg-slate-100 px-3 py-2 text-sm text-slate-700">
+          You are a {role} of this brand: you can read and copy this post; an editor or owner changes it.
+        </p>
+      )}
+
+      {/* A viewer reads the post: every control that would change it is disabled (the permission table). */}
+      <fieldset disabled={!mayEdit} className="min-w-0 space-y-5">
+        <div className="space-y-1.5">
+          <div className="flex items-center justify-between">
+            <label htmlFor="caption" className="text-sm font-medium text-slate-700">
+              Caption
+            </label>
+            <CharacterCount length={content.caption.length} limit={limit} testId="caption-count" />
+          </div>
+          <PostTextArea
+            id="caption"
+            rows={10}
+            value={content.caption}
+            onChange={(event) => onChange({ ...content, caption: event.target.value })}
+            className="leading-relaxed"
+          />
+          {post.channel === "telegram" && (
+            <p className="text-xs text-slate-600">
+              Telegram allows {CHANNEL_RULES.telegram.captionLimitWithMedia.toLocaleString("en")} characters
+              with media, {CHANNEL_RULES.telegram.captionLimit.toLocaleString("en")} without.
+            </p>
+          )}
         </div>
-        <PostTextArea
-          id="caption"
-          rows={10}
-          value={content.caption}
-          onChange={(event) => onChange({ ...content, caption: event.target.value })}
-          className="leading-relaxed"
+
+        <PostHashtags
+          hashtags={content.hashtags}
+          max={CHANNEL_RULES[post.channel].maxHashtags}
+          onChange={(hashtags) => onChange({ ...content, hashtags })}
         />
-        {post.channel === "telegram" && (
-          <p className="text-xs text-slate-600">
-            Telegram allows {CHANNEL_RULES.telegram.captionLimitWithMedia.toLocaleString("en")} characters
-            with media, {CHANNEL_RULES.telegram.captionLimit.toLocaleString("en")} without.
-          </p>
-        )}
-      </div>
 
-      <PostHashtags
-        hashtags={content.hashtags}
-        max={CHANNEL_RULES[post.channel].maxHashtags}
-        onChange={(hashtags) => onChange({ ...content, hashtags })}
-      />
-
-      <PostMediaPlan
-        plan={content.mediaPlan}
-        onChange={(mediaPlan) => onChange({ ...content, mediaPlan })}
-        postId={post.postId}
-        planSaved={planSaved}
-        onPost={onPost}
-      />
+        <PostMediaPlan
+          plan={content.mediaPlan}
+          onChange={(mediaPlan) => onChange({ ...content, mediaPlan })}
+          postId={post.postId}
+          planSaved={planSaved}
+          onPost={onPost}
+        />
+      </fieldset>
 
       {post.videoUrl && (
         <div className="space-y-1.5">
@@ -284,11 +293,6 @@ export function PostEditor({
           >
             Make a video →
           </Link>
-        )}
-        {!mayEdit && role && (
-          <p role="note" className="w-full text-sm text-slate-600">
-            You are a {role} of this brand: you can read and copy this post; an editor or owner changes it.
-          </p>
         )}
       </div>
 

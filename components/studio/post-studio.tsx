@@ -323,7 +323,12 @@ export function PostStudio({ postId }: { postId?: string }) {
           className={`min-w-0 space-y-4 lg:sticky lg:top-6 ${tab === "preview" ? "" : "hidden lg:block"}`}
         >
           {!streaming && post && (
-            <PublishPanel postId={post.postId} brandId={post.brandId} dirty={!!edits[post.postId]} />
+            <PublishPanel
+              postId={post.postId}
+              brandId={post.brandId}
+              dirty={!!edits[post.postId]}
+              role={brands.data?.find((item) => item.brandId === post.brandId)?.role}
+            />
           )}
           <Card className="space-y-3 p-4">
             <h2 className="font-semibold">

@@ -1,10 +1,69 @@
 "use client";
 
-import { useInfiniteQuery } from "@tanstack/react-query";
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { Button, Card, ErrorNotice } from "@/components/ui/primitives";
 import { callApi } from "@/lib/client/api-client";
 import { listActivity } from "@/lib/client/operations";
+import { brandQueries } from "@/lib/client/queries";
+import type { ActivityEntryView } from "@/lib/contracts/activity";
+import type { ActivityAction } from "@/lib/contracts/activity-actions";
+
+/** Each action as a sentence after the actor's name. */
+const ACTION_WORDS: Record<ActivityAction, string> = {
+  "brand.created": "created the brand",
+  "brand.updated": "edited the brand",
+  "brand.avatar_uploaded": "uploaded the avatar",
+  "brand.kit_updated": "changed the brand kit",
+  "member.joined": "joined the brand",
+  "member.role_changed": "changed the role of",
+  "member.removed": "removed",
+  "invitation.created": "invited",
+  "invitation.resent": "sent the invitation again to",
+  "invitation.revoked": "revoked the invitation of",
+  "post.created": "created a post",
+  "post.updated": "edited a post",
+  "post.submitted": "submitted a post for review",
+  "post.approved": "approved a post",
+  "post.changes_requested": "asked for changes to a post",
+  "post.deleted": "deleted a post",
+  "video.created": "made a video",
+  "video.canceled": "canceled a video",
+  "api_key.created": "created an API key",
+  "api_key.revoked": "revoked an API key",
+  "webhook.created": "added a webhook",
+  "webhook.revoked": "deleted a webhook",
+};
+
+const text = (value: unknown) => (typeof value === "string" ? value : undefined);
+
+/** The few details worth a glance: who, which role, which fields, which key or host. */
+function detailOf(entry: ActivityEntryView) {
+  const d = entry.details;
+  const parts: string[] = [];
+  if (text(d.email)) parts.push(text(d.email) as string);
+  if (text(d.from) && text(d.to) && entry.action === "member.role_changed") parts.push(`${d.from} → ${d.to}`);
+  else if (text(d.role)) parts.push(`as ${d.role}`);
+  // Field names as words: requiresApproval → requires approval.
+  if (Array.isArray(d.fields))
+    parts.push(
+      `(${d.fields
+        .map((f) =>
+          String(f)
+            .replace(/([A-Z])/g, " $1")
+            .toLowerCase(),
+        )
+        .join(", ")})`,
+    );
+  if (text(d.name) && entry.subjectType === "api_key") parts.push(`“${d.name}”`);
+  if (text(d.host)) parts.push(text(d.host) as string);
+  return parts.join(" ");
+}
+
+const SUBJECT_LINKS: Record<string, (id: string) => string> = {
+  post: (id) => `/studio/${id}`,
+  video: (id) => `/videos/${id}`,
+};
 
 /** /brands/{brandId}/activity: who did what and when, newest first. */
 export function BrandActivity({ brandId }: { brandId: string }) {
@@ -15,14 +74,16 @@ export function BrandActivity({ brandId }: { brandId: string }) {
       (await callApi(listActivity, { params: { brandId }, query: { cursor: pageParam }, signal })).data,
     getNextPageParam: (page) => page.nextCursor ?? undefined,
   });
+  const brand = useQuery(brandQueries.detail(brandId));
   const items = activity.data?.pages.flatMap((page) => page.items) ?? [];
   return (
     <div className="space-y-6">
       <div>
         <Link href={`/brands/${brandId}`} className="text-sm text-slate-500 hover:text-slate-800">
-          ← Brand
+          ← {brand.data?.name ?? "Brand"}
         </Link>
         <h1 className="mt-2 text-2xl font-semibold tracking-tight">Activity</h1>
+        <p className="text-sm text-slate-600">Who did what to this brand, and when; newest first.</p>
       </div>
       <Card className="space-y-3">
         {activity.isPending && <div aria-busy className="h-24 animate-pulse rounded bg-slate-100" />}
@@ -32,17 +93,30 @@ export function BrandActivity({ brandId }: { brandId: string }) {
         {activity.data && items.length === 0 && <p className="text-sm text-slate-600">Nothing yet.</p>}
         <ol className="divide-y divide-slate-100">
           {items.map((entry) => (
-            <li key={entry.activityId} className="flex flex-wrap gap-x-3 py-2 text-sm">
-              <time className="text-slate-500" dateTime={entry.createdAt}>
+            <li
+              key={entry.activityId}
+              data-action={entry.action}
+              className="grid gap-x-3 gap-y-0.5 py-3 text-sm sm:grid-cols-[11rem_1fr]"
+            >
+              <time className="text-xs text-slate-500 sm:text-sm" dateTime={entry.createdAt}>
                 {new Date(entry.createdAt).toLocaleString()}
               </time>
-              <span className="font-medium">{entry.actorEmail ?? "A deleted account"}</span>
-              <span>{entry.action.replace(".", " ").replace("_", " ")}</span>
-              {typeof entry.details.email === "string" && (
-                <span className="text-slate-600">{entry.details.email}</span>
-              )}
+              <p className="min-w-0 break-words">
+                <span className="font-medium">{entry.actorEmail ?? "A deleted account"}</span>{" "}
+                {entry.subjectType && entry.subjectId && SUBJECT_LINKS[entry.subjectType] ? (
+                  <Link
+                    href={SUBJECT_LINKS[entry.subjectType](entry.subjectId)}
+                    className="text-brand-700 hover:underline"
+                  >
+                    {ACTION_WORDS[entry.action]}
+                  </Link>
+                ) : (
+                  ACTION_WORDS[entry.action]
+                )}{" "}
+                <span className="text-slate-600">{detailOf(entry)}</span>
+              </p>
               {typeof entry.details.comment === "string" && (
-                <span className="w-full text-slate-600">“{entry.details.comment}”</span>
+                <p className="text-slate-700 sm:col-start-2">“{entry.details.comment}”</p>
               )}
             </li>
           ))}

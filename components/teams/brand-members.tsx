@@ -13,6 +13,7 @@ import {
   updateMember,
 } from "@/lib/client/operations";
 import { brandQueries, queryKeys } from "@/lib/client/queries";
+import { useSession } from "@/lib/client/session";
 import { BRAND_ROLES, type BrandRole } from "@/lib/contracts/enums";
 import { can } from "@/lib/contracts/permissions";
 
@@ -35,7 +36,8 @@ function InviteForm({ brandId }: { brandId: string }) {
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    invite.mutate({ email: String(form.get("email")), role });
+    const target = event.currentTarget;
+    invite.mutate({ email: String(form.get("email")), role }, { onSuccess: () => target.reset() });
   }
 
   return (
@@ -50,7 +52,7 @@ function InviteForm({ brandId }: { brandId: string }) {
             name="role"
             value={role}
             onChange={(event) => setRole(event.target.value as BrandRole)}
-            className={SELECT}
+            className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30"
           >
             {BRAND_ROLES.map((item) => (
               <option key={item} value={item}>
@@ -119,20 +121,29 @@ function Invitations({ brandId }: { brandId: string }) {
       )}
       <ul className="divide-y divide-slate-100">
         {invitations.data?.items.map((item) => (
-          <li key={item.invitationId} className="flex flex-wrap items-center gap-2 py-2 text-sm">
-            <span className="min-w-0 flex-1 break-all">
-              {item.email} · {item.role} · <span className="text-slate-600">{item.status}</span>
-            </span>
-            {(item.status === "pending" || item.status === "expired") && (
-              <Button variant="secondary" onClick={() => resend.mutate(item.invitationId)}>
-                Resend
-              </Button>
-            )}
-            {item.status === "pending" && (
-              <Button variant="danger" onClick={() => revoke.mutate(item.invitationId)}>
-                Revoke
-              </Button>
-            )}
+          <li
+            key={item.invitationId}
+            className="flex flex-col gap-2 py-3 text-sm sm:flex-row sm:items-center sm:gap-3"
+          >
+            <div className="min-w-0 flex-1">
+              <p className="break-all font-medium">{item.email}</p>
+              <p className="text-slate-600">
+                {item.role} · {item.status}
+                {item.status === "pending" && ` · expires ${new Date(item.expiresAt).toLocaleDateString()}`}
+              </p>
+            </div>
+            <div className="flex gap-2">
+              {(item.status === "pending" || item.status === "expired") && (
+                <Button variant="secondary" onClick={() => resend.mutate(item.invitationId)}>
+                  Resend
+                </Button>
+              )}
+              {item.status === "pending" && (
+                <Button variant="danger" onClick={() => revoke.mutate(item.invitationId)}>
+                  Revoke
+                </Button>
+              )}
+            </div>
           </li>
         ))}
       </ul>
@@ -143,6 +154,7 @@ function Invitations({ brandId }: { brandId: string }) {
 /** /brands/{brandId}/members: the team, and for owners, roles and invitations. */
 export function BrandMembers({ brandId }: { brandId: string }) {
   const queryClient = useQueryClient();
+  const session = useSession();
   const brand = useQuery(brandQueries.detail(brandId));
   const members = useQuery(brandQueries.members(brandId));
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.brands.members(brandId) });
@@ -190,13 +202,21 @@ export function BrandMembers({ brandId }: { brandId: string }) {
         {actionError && <ErrorNotice message={actionError.message} />}
         <ul className="divide-y divide-slate-100">
           {members.data.items.map((member) => (
-            <li key={member.userId} className="flex flex-wrap items-center gap-3 py-2 text-sm">
-              <span className="min-w-0 flex-1 break-all">
-                <span className="font-medium">{member.name ?? member.email}</span>
-                {member.name && <span className="text-slate-600"> · {member.email}</span>}
-              </span>
+            <li
+              key={member.userId}
+              className="flex flex-col gap-2 py-3 text-sm sm:flex-row sm:items-center sm:gap-3"
+            >
+              <div className="min-w-0 flex-1">
+                <p className="font-medium">
+                  {member.name ?? member.email}
+                  {member.email === session.data?.user?.email && (
+                    <span className="ml-2 rounded bg-brand-50 px-1.5 py-0.5 text-xs text-brand-700">you</span>
+                  )}
+                </p>
+                {member.name && <p className="break-all text-slate-600">{member.email}</p>}
+              </div>
               {manage ? (
-                <>
+                <div className="flex items-center gap-2">
                   <select
                     aria-label={`Role of ${member.email}`}
                     value={member.role}
@@ -222,9 +242,11 @@ export function BrandMembers({ brandId }: { brandId: string }) {
                   >
                     Remove
                   </Button>
-                </>
+                </div>
               ) : (
-                <span className="rounded bg-slate-100 px-2 py-0.5 text-slate-700">{member.role}</span>
+                <span className="self-start rounded bg-slate-100 px-2 py-0.5 text-slate-700 sm:self-auto">
+                  {member.role}
+                </span>
               )}
             </li>
           ))}

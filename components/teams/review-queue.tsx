@@ -2,9 +2,11 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { CHANNEL_LABELS } from "@/components/studio/form-controls";
 import { Card, ErrorNotice } from "@/components/ui/primitives";
 import { callApi } from "@/lib/client/api-client";
 import { listReviewQueue } from "@/lib/client/operations";
+import { brandQueries } from "@/lib/client/queries";
 
 /** /review: the posts waiting for the signed-in user's approval, across their brands. */
 export function ReviewQueue() {
@@ -12,6 +14,8 @@ export function ReviewQueue() {
     queryKey: ["posts", "review-queue"],
     queryFn: async ({ signal }) => (await callApi(listReviewQueue, { signal })).data,
   });
+  const brands = useQuery(brandQueries.list());
+  const brandName = (brandId: string) => brands.data?.items.find((brand) => brand.brandId === brandId)?.name;
   return (
     <div className="space-y-6">
       <div>
@@ -30,13 +34,19 @@ export function ReviewQueue() {
       <ul className="space-y-3">
         {queue.data?.items.map((post) => (
           <li key={post.postId}>
-            <Card className="space-y-1">
+            <Card className="space-y-2">
+              <p className="text-xs font-medium uppercase tracking-wide text-slate-500">
+                {brandName(post.brandId) ?? "Brand"} · {CHANNEL_LABELS[post.channel]}
+                {post.review && <> · submitted {new Date(post.review.at).toLocaleString()}</>}
+              </p>
               <Link href={`/studio/${post.postId}`} className="font-medium text-brand-700 hover:underline">
                 {post.topic}
               </Link>
               <p className="line-clamp-2 text-sm text-slate-700">{post.caption}</p>
               {post.review?.comment && (
-                <p className="text-xs text-slate-600">Note from the author: {post.review.comment}</p>
+                <p className="rounded-lg bg-slate-50 px-3 py-2 text-sm text-slate-700">
+                  Note from the author: {post.review.comment}
+                </p>
               )}
             </Card>
           </li>

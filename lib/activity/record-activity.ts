@@ -1,7 +1,7 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Tx } from "@/db/client";
-import { activityLog, users } from "@/db/schema";
+import { activityLog, brandMembers, users } from "@/db/schema";
 import type { ActivityAction } from "@/lib/contracts/activity-actions";
 import { newId } from "@/lib/ids";
 
@@ -10,17 +10,16 @@ import { newId } from "@/lib/ids";
  * entry exists exactly when the change does. The actor's email is copied, so the entry still names them
  * after the account is deleted.
  */
-export async function recordActivity(
-  tx: Tx,
-  entry: {
-    brandId: string;
-    actorId: string;
-    action: ActivityAction;
-    subjectType?: "brand" | "member" | "invitation" | "post" | "video" | "api_key" | "webhook";
-    subjectId?: string;
-    details?: Record<string, unknown>;
-  },
-) {
+type ActivityEntry = {
+  brandId: string;
+  actorId: string;
+  action: ActivityAction;
+  subjectType?: "brand" | "member" | "invitation" | "post" | "video" | "api_key" | "webhook";
+  subjectId?: string;
+  details?: Record<string, unknown>;
+};
+
+export async function recordActivity(tx: Tx, entry: ActivityEntry) {
   await tx.insert(activityLog).values({
     id: newId("act"),
     brandId: entry.brandId,
@@ -33,4 +32,16 @@ export async function recordActivity(
     // Millisecond time from here (not the transaction's now()), so list cursors compare exactly.
     createdAt: new Date(),
   });
+}
+
+/**
+ * A change to something of the actor's own that acts on all their brands (an API key, a webhook): one
+ * entry in the log of every brand they are a member of, in the change's transaction.
+ */
+export async function recordMemberActivity(tx: Tx, entry: Omit<ActivityEntry, "brandId">) {
+  const memberships = await tx
+    .select({ brandId: brandMembers.brandId })
+    .from(brandMembers)
+    .where(eq(brandMembers.userId, entry.actorId));
+  for (const { brandId } of memberships) await recordActivity(tx, { ...entry, brandId });
 }

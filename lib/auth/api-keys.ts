@@ -2,6 +2,7 @@ import { and, desc, eq, isNull } from "drizzle-orm";
 import type { z } from "zod";
 import { getDb } from "@/db/client";
 import { type ApiKey, apiKeys } from "@/db/schema";
+import { recordMemberActivity } from "@/lib/activity/record-activity";
 import { notFound } from "@/lib/api/api-error";
 import type { apiKeySummary, createApiKeyResponse } from "@/lib/contracts/keys";
 import { newId } from "@/lib/ids";
@@ -36,20 +37,39 @@ export async function createApiKey({
 }): Promise<z.infer<typeof createApiKeyResponse>> {
   const db = await getDb();
   const { key, hashedKey, hint } = generateApiKey();
-  const [row] = await db
-    .insert(apiKeys)
-    .values({ id: newId("key"), userId, name, hashedKey, hint })
-    .returning();
+  const row = await db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(apiKeys)
+      .values({ id: newId("key"), userId, name, hashedKey, hint })
+      .returning();
+    await recordMemberActivity(tx, {
+      actorId: userId,
+      action: "api_key.created",
+      subjectType: "api_key",
+      subjectId: created.id,
+      details: { name: created.name, hint: created.hint },
+    });
+    return created;
+  });
   return { ...toSummary(row), key };
 }
 
 export async function revokeApiKey({ userId, keyId }: { userId: string; keyId: string }) {
   const db = await getDb();
-  const revoked = await db
-    .update(apiKeys)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
-    .returning({ id: apiKeys.id });
-  if (revoked.length === 0) throw notFound("API key");
+  await db.transaction(async (tx) => {
+    const [revoked] = await tx
+      .update(apiKeys)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+      .returning({ id: apiKeys.id, name: apiKeys.name, hint: apiKeys.hint });
+    if (!revoked) throw notFound("API key");
+    await recordMemberActivity(tx, {
+      actorId: userId,
+      action: "api_key.revoked",
+      subjectType: "api_key",
+      subjectId: revoked.id,
+      details: { name: revoked.name, hint: revoked.hint },
+    });
+  });
   await announceApiKeyRevoked(keyId);
 }

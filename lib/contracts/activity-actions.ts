@@ -18,5 +18,11 @@ export const ACTIVITY_ACTIONS = [
   "post.deleted",
   "video.created",
   "video.canceled",
+  // API keys and webhooks belong to a person and act on every brand they are a member of, so each of those
+  // brands' logs records them.
+  "api_key.created",
+  "api_key.revoked",
+  "webhook.created",
+  "webhook.revoked",
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];

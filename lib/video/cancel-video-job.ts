@@ -1,6 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { type VideoJob, videoJobs } from "@/db/schema";
+import { recordActivity } from "@/lib/activity/record-activity";
 import { ApiError } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import { log } from "@/lib/log";
@@ -30,11 +31,24 @@ export async function cancelVideoJob({ principal, jobId }: { principal: Principa
 
   const db = await getDb();
   const now = new Date();
-  const [canceled] = await db
-    .update(videoJobs)
-    .set({ status: "canceled", estimatedSeconds: null, finishedAt: now, updatedAt: now })
-    .where(and(eq(videoJobs.id, jobId), inArray(videoJobs.status, ["queued", "running"])))
-    .returning();
+  const canceled = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(videoJobs)
+      .set({ status: "canceled", estimatedSeconds: null, finishedAt: now, updatedAt: now })
+      .where(and(eq(videoJobs.id, jobId), inArray(videoJobs.status, ["queued", "running"])))
+      .returning();
+    if (row) {
+      await recordActivity(tx, {
+        brandId: row.brandId,
+        actorId: principal.userId,
+        action: "video.canceled",
+        subjectType: "video",
+        subjectId: row.id,
+        details: { previousStatus: job.status },
+      });
+    }
+    return row;
+  });
   if (!canceled) {
     // It finished (or was canceled) between the read and the update.
     const current = await getVideoJobForPrincipal({ principal, jobId, permission: "video.cancel" });

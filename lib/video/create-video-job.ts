@@ -3,6 +3,7 @@ import { and, eq } from "drizzle-orm";
 import type { PgBoss } from "pg-boss";
 import { getDb } from "@/db/client";
 import { brands, posts, videoJobs } from "@/db/schema";
+import { recordActivity } from "@/lib/activity/record-activity";
 import { ApiError, notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import { getBrandForPrincipal } from "@/lib/brands/get-brand";
@@ -166,6 +167,14 @@ export async function createVideoJob({
       queueJobId,
       createdAt: now,
       updatedAt: now,
+    });
+    await recordActivity(tx, {
+      brandId: brand.id,
+      actorId: principal.userId,
+      action: "video.created",
+      subjectType: "video",
+      subjectId: jobId,
+      details: { mode: input.mode, aspectRatio, ...(input.postId ? { postId: input.postId } : {}) },
     });
     try {
       await enqueueRender({ boss, tx, queueJobId, videoJobId: jobId, estimatedSeconds });

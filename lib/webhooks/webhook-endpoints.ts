@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { and, desc, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { type WebhookEndpoint, webhookDeliveries, webhookEndpoints } from "@/db/schema";
+import { recordMemberActivity } from "@/lib/activity/record-activity";
 import { ApiError, notFound } from "@/lib/api/api-error";
 import type { WebhookDeliveryView, WebhookSummary } from "@/lib/contracts/webhooks";
 import { newId } from "@/lib/ids";
@@ -16,6 +17,9 @@ const summary = (endpoint: WebhookEndpoint): WebhookSummary => ({
   events: endpoint.events as WebhookSummary["events"],
   createdAt: endpoint.createdAt.toISOString(),
 });
+
+/** Only the host goes into the activity log: a URL's path or query may carry a token of the receiver's. */
+const webhookHost = (url: string) => new URL(url).host;
 
 /** A Standard Webhooks secret: `whsec_` and 24 random bytes in base64. */
 const newSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
@@ -44,10 +48,20 @@ export async function createWebhookEndpoint({
       `You can have at most ${MAX_ENDPOINTS} webhook endpoints; delete one first.`,
     );
   }
-  const [endpoint] = await db
-    .insert(webhookEndpoints)
-    .values({ id: newId("whk"), userId, url, events, secret: newSecret() })
-    .returning();
+  const endpoint = await db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(webhookEndpoints)
+      .values({ id: newId("whk"), userId, url, events, secret: newSecret() })
+      .returning();
+    await recordMemberActivity(tx, {
+      actorId: userId,
+      action: "webhook.created",
+      subjectType: "webhook",
+      subjectId: created.id,
+      details: { host: webhookHost(created.url), events: created.events },
+    });
+    return created;
+  });
   return { ...summary(endpoint), secret: endpoint.secret };
 }
 
@@ -73,11 +87,20 @@ async function ownEndpoint(userId: string, webhookId: string) {
 
 export async function deleteWebhookEndpoint({ userId, webhookId }: { userId: string; webhookId: string }) {
   const db = await getDb();
-  const rows = await db
-    .delete(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.id, webhookId), eq(webhookEndpoints.userId, userId)))
-    .returning({ id: webhookEndpoints.id });
-  if (rows.length === 0) throw notFound("Webhook");
+  await db.transaction(async (tx) => {
+    const [deleted] = await tx
+      .delete(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.id, webhookId), eq(webhookEndpoints.userId, userId)))
+      .returning({ id: webhookEndpoints.id, url: webhookEndpoints.url });
+    if (!deleted) throw notFound("Webhook");
+    await recordMemberActivity(tx, {
+      actorId: userId,
+      action: "webhook.revoked",
+      subjectType: "webhook",
+      subjectId: deleted.id,
+      details: { host: webhookHost(deleted.url) },
+    });
+  });
 }
 
 export async function listDeliveries({ userId, webhookId }: { userId: string; webhookId: string }) {

@@ -60,3 +60,36 @@ export function decodeMail(raw: string) {
     .replace(/=\r?\n/g, "")
     .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 }
+
+/**
+ * The sink's mail over HTTP on 127.0.0.1, for processes that did not start it (Playwright's workers read
+ * what the app under test sent): `GET /mail?to=<address>` answers the first message to that address as
+ * JSON ({ from, to, raw, text }), waiting up to 15 s for it, or 404.
+ */
+export async function serveMailbox(sink: Awaited<ReturnType<typeof startSmtpSink>>) {
+  const { createServer } = await import("node:http");
+  const server = createServer(async (request, response) => {
+    const url = new URL(request.url ?? "/", "http://127.0.0.1");
+    const to = url.searchParams.get("to");
+    if (request.method !== "GET" || url.pathname !== "/mail" || !to) {
+      response.writeHead(404).end();
+      return;
+    }
+    try {
+      const mail = await sink.mailTo(to);
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(JSON.stringify({ ...mail, text: decodeMail(mail.raw) }));
+    } catch (error) {
+      response.writeHead(404, { "content-type": "application/json" });
+      response.end(JSON.stringify({ error: (error as Error).message }));
+    }
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => resolve((server.address() as { port: number }).port));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
