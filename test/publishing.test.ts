@@ -256,6 +256,21 @@ describe("publishing", () => {
     expect(done.attempts).toBe(1);
     const post = await call(`/api/posts/${postId}`);
     expect(post.body.status).toBe("published");
+    // The brand's activity: the post's creation and its publication, both written by the database with
+    // the change (migration 0007), naming who asked.
+    const activity = await call(`/api/brands/${brandId}/activity?limit=100`);
+    expect(activity.status, activity.text).toBe(200);
+    const ofPost = activity.body.items.filter((entry: { subjectId: string }) => entry.subjectId === postId);
+    expect(ofPost.map((entry: { action: string }) => entry.action)).toEqual([
+      "post.published",
+      "post.updated",
+      "post.created",
+    ]);
+    expect(ofPost[0]).toMatchObject({
+      actorEmail: expect.stringContaining("@"),
+      details: { channel: "telegram", publicationId: done.publicationId, permalink: done.permalink },
+    });
+    expect(ofPost[2]).toMatchObject({ actorId: ofPost[0].actorId, details: { channel: "telegram" } });
   });
 
   it("sends the post's video with sendVideo, uploaded when APP_URL is not public", async () => {

@@ -1824,7 +1824,7 @@ export interface components {
              * @example post.approved
              * @enum {string}
              */
-            action: "brand.created" | "brand.updated" | "brand.avatar_uploaded" | "brand.kit_updated" | "member.joined" | "member.role_changed" | "member.removed" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "post.created" | "post.updated" | "post.submitted" | "post.approved" | "post.changes_requested" | "post.deleted" | "video.created" | "video.canceled" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.revoked";
+            action: "brand.created" | "brand.updated" | "brand.avatar_uploaded" | "brand.kit_updated" | "member.joined" | "member.role_changed" | "member.removed" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "post.created" | "post.updated" | "post.submitted" | "post.approved" | "post.changes_requested" | "post.published" | "post.deleted" | "video.created" | "video.canceled" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.revoked";
             /** @description Who did it; null once that account is deleted. */
             actorId: string | null;
             /** @example maria@example.com */

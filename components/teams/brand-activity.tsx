@@ -26,6 +26,7 @@ const ACTION_WORDS: Record<ActivityAction, string> = {
   "post.submitted": "submitted a post for review",
   "post.approved": "approved a post",
   "post.changes_requested": "asked for changes to a post",
+  "post.published": "published a post",
   "post.deleted": "deleted a post",
   "video.created": "made a video",
   "video.canceled": "canceled a video",
@@ -57,6 +58,7 @@ function detailOf(entry: ActivityEntryView) {
     );
   if (text(d.name) && entry.subjectType === "api_key") parts.push(`“${d.name}”`);
   if (text(d.host)) parts.push(text(d.host) as string);
+  if (text(d.channel)) parts.push(`for ${d.channel}`);
   return parts.join(" ");
 }
 

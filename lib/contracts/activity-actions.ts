@@ -15,6 +15,8 @@ export const ACTIVITY_ACTIONS = [
   "post.submitted",
   "post.approved",
   "post.changes_requested",
+  // Written by database triggers (migration 0007): a post's insert, and a publication reaching `published`.
+  "post.published",
   "post.deleted",
   "video.created",
   "video.canceled",
