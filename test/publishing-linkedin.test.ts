@@ -173,6 +173,41 @@ describe("connecting LinkedIn through OAuth", () => {
     expect((await channels()).map((c) => c.channelId)).toEqual([channelId]);
   });
 
+  it("lets only the brand's owners start it: a stranger gets 404, an editor 403 forbidden, no redirect", async () => {
+    const [stranger, editor] = [await newUser(server.url), await newUser(server.url)];
+    const invitation = await call(`/api/brands/${brandId}/invitations`, {
+      method: "POST",
+      json: { email: editor.email, role: "editor" },
+    });
+    expect(invitation.status, invitation.text).toBe(201);
+    const link = (invitation.body.link as string).split("/invite/")[1];
+    const accepted = await api(`/api/invitations/${link}/accept`, {
+      server: server.url,
+      token: editor.token,
+      method: "POST",
+      json: {},
+    });
+    expect(accepted.status, accepted.text).toBe(200);
+    const start = (as: string) =>
+      api(`/api/channels/oauth/linkedin/start?brandId=${brandId}`, {
+        server: server.url,
+        token: as,
+        redirect: "manual",
+      });
+    const asStranger = await start(stranger.token);
+    expect(asStranger.status, asStranger.text).toBe(404);
+    expect(asStranger.body.error.code).toBe("not_found");
+    const asEditor = await start(editor.token);
+    expect(asEditor.status, asEditor.text).toBe(403);
+    expect(asEditor.body.error).toMatchObject({ code: "forbidden" });
+    expect(asEditor.headers.get("location")).toBeNull();
+    const anonymous = await api(`/api/channels/oauth/linkedin/start?brandId=${brandId}`, {
+      server: server.url,
+      redirect: "manual",
+    });
+    expect(anonymous.status, anonymous.text).toBe(401);
+  });
+
   it("answers a clear envelope error to a bad, expired, foreign or declined state, connecting nothing", async () => {
     const { callback: back } = await authorize();
     const state = back.searchParams.get("state") as string;
