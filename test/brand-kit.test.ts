@@ -108,7 +108,7 @@ describe("brand kit: logo", () => {
     );
     expect(first.status, first.text).toBe(200);
     const { logoUrl } = brandResponse.parse(first.body);
-    expect(logoUrl).toMatch(/^\/media\/brands\/brd_\w+\/logo\/[\w-]+\.png\?exp=\d+&sig=/);
+    expect(logoUrl).toMatch(/^\/media\/brands\/brd_[\w-]+\/logo\/[\w-]+\.png\?exp=\d+&sig=/);
     const stored = await fetchBytes(logoUrl as string);
     expect(stored.status).toBe(200);
     expect(await sharp(stored.bytes).metadata()).toMatchObject({ format: "png", width: 200, height: 200 });
@@ -330,7 +330,7 @@ describe("media-plan images without an image model", () => {
     const generated = await call(`${base}/0/image/generate`, { method: "POST" });
     expect(generated.status, generated.text).toBe(200);
     const first = postSchema.parse(generated.body).mediaPlan.items[0].imageUrl as string;
-    expect(first).toMatch(/^\/media\/posts\/pst_\w+\/media\/[\w-]+\.jpg\?exp=/);
+    expect(first).toMatch(/^\/media\/posts\/pst_[\w-]+\/media\/[\w-]+\.jpg\?exp=/);
     const card = (await fetchBytes(first)).bytes;
     expect(await sharp(card).metadata()).toMatchObject({ format: "jpeg", width: 864, height: 1080 });
     // The brand gradient: the primary colour at the top left, towards the secondary at the bottom right.
