@@ -1,5 +1,6 @@
 "use client";
 
+import "@/lib/client/zod-browser";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 

@@ -265,7 +265,12 @@ test("each role sees only the actions it may take", async ({ browser }) => {
 
     // Members: only an owner changes roles, removes people and invites.
     await page.goto(`/brands/${brandId}/members`);
-    await expect(page.getByRole("listitem").filter({ hasText: members.viewer.email })).toBeVisible();
+    await expect(
+      page
+        .getByRole("list", { name: "Members" })
+        .getByRole("listitem")
+        .filter({ hasText: members.viewer.email }),
+    ).toBeVisible();
     await expect(page.getByRole("heading", { name: "Invite someone" })).toHaveCount(owns ? 1 : 0);
     await expect(page.getByRole("button", { name: "Remove" })).toHaveCount(owns ? 3 : 0);
     await expect(page.getByRole("combobox", { name: /^Role of / })).toHaveCount(owns ? 3 : 0);

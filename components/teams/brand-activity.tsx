@@ -108,7 +108,7 @@ export function BrandActivity({ brandId }: { brandId: string }) {
                 {entry.subjectType && entry.subjectId && SUBJECT_LINKS[entry.subjectType] ? (
                   <Link
                     href={SUBJECT_LINKS[entry.subjectType](entry.subjectId)}
-                    className="text-brand-700 hover:underline"
+                    className="text-brand-700 underline hover:no-underline"
                   >
                     {ACTION_WORDS[entry.action]}
                   </Link>

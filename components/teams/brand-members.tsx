@@ -200,7 +200,7 @@ export function BrandMembers({ brandId }: { brandId: string }) {
       </div>
       <Card className="space-y-3">
         {actionError && <ErrorNotice message={actionError.message} />}
-        <ul className="divide-y divide-slate-100">
+        <ul aria-label="Members" className="divide-y divide-slate-100">
           {members.data.items.map((member) => (
             <li
               key={member.userId}
