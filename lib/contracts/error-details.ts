@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ErrorCode } from "@/lib/api/error-codes";
 import { BRAND_ROLES } from "./enums";
+import { CHANNELS } from "./post-rules";
 
 /**
  * The `details` each error code carries (DESIGN §4), as the services send it. A code that is not listed
@@ -49,7 +50,7 @@ export const ERROR_DETAILS: Partial<Record<ErrorCode, z.ZodType>> = {
     resetsAt: z.iso.datetime({ offset: true }).describe("When the quota starts over (UTC month)."),
   }),
   publish_rule_violation: z.object({
-    channel: z.enum(["telegram", "instagram", "linkedin"]),
+    channel: z.enum(CHANNELS),
     rule: z
       .enum(["caption_length", "media_required", "media_count", "media_unsupported"])
       .describe("Which rule the post breaks."),
@@ -74,7 +75,7 @@ export const ERROR_DETAILS: Partial<Record<ErrorCode, z.ZodType>> = {
       ),
   }),
   channel_not_configured: z.object({
-    channel: z.enum(["telegram", "instagram", "linkedin"]),
+    channel: z.enum(CHANNELS),
     missing: z.array(z.string()).describe("The configuration variables to set."),
   }),
   publication_not_cancelable: z.object({

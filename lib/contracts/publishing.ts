@@ -3,6 +3,7 @@ import { ERROR_CODE_LIST } from "@/lib/api/error-codes";
 import { idOf, isoDateTime, userText } from "./common";
 import { CHANNEL_CONNECTION_STATUSES, PUBLICATION_STATUSES } from "./enums";
 import { defineOperation } from "./operation";
+import { CHANNELS } from "./post-rules";
 import { ROUTES } from "./routes";
 
 /** The publication window GET /api/publications answers at most (the calendar asks for a month or a week). */
@@ -12,7 +13,7 @@ export const channelConnection = z
   .object({
     channelId: idOf("chn"),
     brandId: idOf("brd"),
-    channel: z.enum(["telegram", "instagram", "linkedin"]),
+    channel: z.enum(CHANNELS),
     accountName: z.string().describe("The channel's name on the platform (a Telegram channel's title)."),
     accountHandle: z
       .string()
@@ -76,7 +77,7 @@ export const publication = z
     postId: idOf("pst"),
     brandId: idOf("brd"),
     channelId: idOf("chn").nullable().describe("Null once the channel was disconnected."),
-    channel: z.enum(["telegram", "instagram", "linkedin"]),
+    channel: z.enum(CHANNELS),
     status: publicationStatus,
     publishAt: isoDateTime.describe("When it is (or was) due, UTC."),
     startedAt: isoDateTime.nullable(),
