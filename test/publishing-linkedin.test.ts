@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -6,6 +7,7 @@ import { signOAuthState } from "@/lib/publishing/oauth-state";
 import { newUser } from "./support/auth";
 import { type FakeLinkedIn, plainCommentary, startFakeLinkedIn } from "./support/fake-linkedin";
 import { api } from "./support/http";
+import { parsePrometheusText, sampleValue } from "./support/prometheus";
 import { startTestServer, type TestServer } from "./support/test-server";
 import { finishedVideoUrl } from "./support/video-api";
 import { waitFor } from "./support/video-media";
@@ -14,6 +16,7 @@ import { waitFor } from "./support/video-media";
 // documented OAuth, userinfo, images and posts APIs and records every post made.
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
+const metricsToken = `metrics-${randomBytes(12).toString("hex")}`;
 
 let linkedin: FakeLinkedIn;
 let server: TestServer;
@@ -124,6 +127,7 @@ beforeAll(async () => {
       LINKEDIN_API_BASE_URL: linkedin.url,
       PUBLISH_SWEEP_INTERVAL_SECONDS: "2",
       PUBLISH_TIMEOUT_MS: "4000",
+      METRICS_TOKEN: metricsToken,
     },
   });
   ({ token, userId } = await newUser(server.url));
@@ -476,8 +480,19 @@ describe("publishing to LinkedIn", () => {
       for (const part of video.parts) expect(server.logs()).not.toContain(part.sig);
     }, 60_000);
 
+    /** brand_studio_provider_calls_total for LinkedIn with this outcome (the server counts every call). */
+    async function linkedinCalls(outcome: string) {
+      const response = await fetch(`${server.url}/api/metrics`, {
+        headers: { authorization: `Bearer ${metricsToken}` },
+      });
+      expect(response.status).toBe(200);
+      const { samples } = parsePrometheusText(await response.text());
+      return sampleValue(samples, "brand_studio_provider_calls_total", { provider: "linkedin", outcome });
+    }
+
     it("retries a failed part PUT in place and still posts once", async () => {
       smallParts();
+      const [okBefore, failedBefore] = [await linkedinCalls("ok"), await linkedinCalls("server_error")];
       linkedin.behavior.videoPartError = { count: 1, status: 500 };
       const before = linkedin.posts.length;
       const urnsBefore = new Set(linkedin.videos.keys());
@@ -498,6 +513,10 @@ describe("publishing to LinkedIn", () => {
       expect(video.assembled?.equals(source)).toBe(true);
       expect(linkedin.posts).toHaveLength(before + 1);
       expect(linkedin.posts.at(-1)?.video?.urn).toBe(video.urn);
+      // Each call is counted like the other LinkedIn calls: the failed PUT as a server error; initializeUpload,
+      // every part, finalizeUpload, at least two status reads (PROCESSING, AVAILABLE) and the post as ok.
+      expect(await linkedinCalls("server_error")).toBe(failedBefore + 1);
+      expect(await linkedinCalls("ok")).toBeGreaterThanOrEqual(okBefore + video.parts.length + 5);
     }, 60_000);
 
     it("ends failed with LinkedIn's reason when it cannot process the video, posting nothing", async () => {
