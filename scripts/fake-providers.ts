@@ -58,9 +58,10 @@ Use Telegram (publishing):
 Use LinkedIn (publishing, OAuth):
   LINKEDIN_CLIENT_ID=${linkedin.clientId} LINKEDIN_CLIENT_SECRET=${linkedin.clientSecret} LINKEDIN_AUTH_BASE_URL=${linkedin.url} LINKEDIN_API_BASE_URL=${linkedin.url} npm run dev
   then "Connect LinkedIn" in brand settings and press Allow on the fake's consent page.
-  Posts made: curl ${linkedin.url}/__fake/state
+  Posts and video uploads made: curl ${linkedin.url}/__fake/state
   Steer it: curl -X POST ${linkedin.url}/__fake/behavior -d '{"rateLimit":{"count":1,"retryAfterSeconds":3}}'
-            (also serverError {count, status} and tokenLifetimeSeconds)
+            (also serverError {count, status}, tokenLifetimeSeconds, and for videos videoPartBytes,
+            videoPartError {count, status}, videoProcessing {reads, fail})
 Steer a fake with POST ${heygen.url}/__fake/behavior (failNext, rateLimit, outage, dropWebhooks, latencyMs, renderMs).`);
 
   const stop = async () => {

@@ -1,18 +1,22 @@
 import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { signOAuthState } from "@/lib/publishing/oauth-state";
 import { newUser } from "./support/auth";
 import { type FakeLinkedIn, plainCommentary, startFakeLinkedIn } from "./support/fake-linkedin";
 import { api } from "./support/http";
+import { parsePrometheusText, sampleValue } from "./support/prometheus";
 import { startTestServer, type TestServer } from "./support/test-server";
+import { finishedVideoUrl } from "./support/video-api";
 import { waitFor } from "./support/video-media";
 
 // LinkedIn through OAuth and publishing, against the real server and a fake LinkedIn that speaks the
 // documented OAuth, userinfo, images and posts APIs and records every post made.
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
+const metricsToken = `metrics-${randomBytes(12).toString("hex")}`;
 
 let linkedin: FakeLinkedIn;
 let server: TestServer;
@@ -123,6 +127,7 @@ beforeAll(async () => {
       LINKEDIN_API_BASE_URL: linkedin.url,
       PUBLISH_SWEEP_INTERVAL_SECONDS: "2",
       PUBLISH_TIMEOUT_MS: "4000",
+      METRICS_TOKEN: metricsToken,
     },
   });
   ({ token, userId } = await newUser(server.url));
@@ -310,8 +315,9 @@ describe("publishing to LinkedIn", () => {
     ]);
   });
 
-  it("refuses rule violations before sending: 3,000 characters, and a video", async () => {
+  it("refuses rule violations before sending: 3,000 characters, a linked video, a video too large or too small", async () => {
     const before = linkedin.posts.length;
+    const videosBefore = linkedin.videos.size;
     // Written for Telegram (4,096 without media), so only publishing to LinkedIn breaks the limit.
     const long = await publish(await newPost("x".repeat(3001), 0, {}, "telegram"));
     expect(long.status).toBe(422);
@@ -322,12 +328,59 @@ describe("publishing to LinkedIn", () => {
     const video = await publish(
       await newPost("A short clip of the roast.", 0, { videoUrl: "https://cdn.example.com/roast.mp4" }),
     );
+    // LinkedIn takes a video only as an upload: a link to another site cannot be sent.
     expect(video.status).toBe(422);
     expect(video.body.error).toMatchObject({
       code: "publish_rule_violation",
       details: { channel: "linkedin", rule: "media_unsupported" },
     });
+    expect(video.body.error.message).toMatch(/only as an upload/);
+
+    // Files in the media store (the server's local store under DATA_DIR): one a byte over LinkedIn's 500 MB
+    // (sparse, so it costs no disk), one under its 75 KB.
+    const stored = (name: string, size: number) => {
+      const file = path.join(server.dataDir, "media", "videos", name, "video.mp4");
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      const handle = fs.openSync(file, "w");
+      fs.ftruncateSync(handle, size);
+      fs.closeSync(handle);
+      return `/media/videos/${name}/video.mp4`;
+    };
+    const tooLarge = await publish(
+      await newPost("Our whole roasting day, uncut.", 0, {
+        videoUrl: stored("vjb_linkedinTooLarge", 500 * 1024 * 1024 + 1),
+      }),
+    );
+    expect(tooLarge.status, tooLarge.text).toBe(422);
+    expect(tooLarge.body.error).toMatchObject({
+      code: "publish_rule_violation",
+      details: {
+        channel: "linkedin",
+        rule: "media_size",
+        limit: 500 * 1024 * 1024,
+        actual: 500 * 1024 * 1024 + 1,
+        withMedia: true,
+      },
+    });
+    expect(tooLarge.body.error.message).toMatch(/at most 500 MB/);
+    const tooSmall = await publish(
+      await newPost("A blink of the roast.", 0, { videoUrl: stored("vjb_linkedinTooSmall", 10_000) }),
+    );
+    expect(tooSmall.status, tooSmall.text).toBe(422);
+    expect(tooSmall.body.error.details).toMatchObject({
+      rule: "media_size",
+      limit: 75 * 1024,
+      actual: 10_000,
+    });
+    const missing = await publish(
+      await newPost("A clip that is gone.", 0, { videoUrl: "/media/videos/vjb_linkedinGone/video.mp4" }),
+    );
+    expect(missing.status, missing.text).toBe(422);
+    expect(missing.body.error.details).toMatchObject({ rule: "media_unsupported" });
+
+    // Nothing reached LinkedIn: no post, no video upload started.
     expect(linkedin.posts).toHaveLength(before);
+    expect(linkedin.videos.size).toBe(videosBefore);
   });
 
   it("retries a 429 after Retry-After and a 5xx with backoff, posting exactly once", async () => {
@@ -357,6 +410,128 @@ describe("publishing to LinkedIn", () => {
     expect(linkedin.grants.filter((grant) => grant.grantType === "refresh_token")).toHaveLength(
       refreshesBefore + 1,
     );
+  });
+
+  describe("with a video (the Videos API)", () => {
+    let videoUrl = "";
+    let source: Buffer;
+
+    beforeAll(async () => {
+      videoUrl = await finishedVideoUrl(call, brandId, 150_000);
+      // The media store's bytes, through the signed URL the job answered.
+      const file = await fetch(`${server.url}${videoUrl}`);
+      expect(file.status).toBe(200);
+      source = Buffer.from(await file.arrayBuffer());
+      expect(source.length).toBeGreaterThan(75 * 1024);
+    }, 180_000);
+
+    afterEach(() => {
+      Object.assign(linkedin.behavior, {
+        videoPartBytes: 4 * 1024 * 1024,
+        videoPartError: { count: 0, status: 500 },
+        videoProcessing: { reads: 1, fail: null },
+      });
+    });
+
+    /** Parts small enough that the test video is uploaded in 4 of them. */
+    const smallParts = () => {
+      linkedin.behavior.videoPartBytes = Math.ceil(source.length / 4);
+    };
+    const newVideo = (urnsBefore: Set<string>) => {
+      const added = [...linkedin.videos.values()].filter((video) => !urnsBefore.has(video.urn));
+      expect(added).toHaveLength(1);
+      return added[0];
+    };
+
+    it("uploads the video in parts and posts it as a video post: same bytes, the URN in content.media", async () => {
+      smallParts();
+      linkedin.behavior.videoProcessing = { reads: 2, fail: null };
+      const before = linkedin.posts.length;
+      const urnsBefore = new Set(linkedin.videos.keys());
+      // The post has a media-plan image too: a LinkedIn post carries one video or images, and the video wins.
+      const caption = "Watch how we roast (every morning) #coffee";
+      const postId = await newPost(caption, 1, { videoUrl });
+      const created = await publish(postId);
+      expect(created.status, created.text).toBe(202);
+      const done = await settled(created.body.publicationId);
+      expect(done.status, JSON.stringify(done)).toBe("published");
+      expect(done.attempts).toBe(1);
+
+      const video = newVideo(urnsBefore);
+      expect(video.parts.length).toBeGreaterThanOrEqual(3);
+      expect(video.status).toBe("AVAILABLE");
+      expect(video.fileSizeBytes).toBe(source.length);
+      expect(video.assembled?.equals(source)).toBe(true);
+
+      expect(linkedin.posts).toHaveLength(before + 1);
+      const sent = linkedin.posts.at(-1);
+      expect(sent?.video).toEqual({
+        urn: video.urn,
+        title: "Our autumn seasonal blend arrives in every café next week",
+        bytes: source.length,
+      });
+      expect(sent?.images).toEqual([]);
+      expect(plainCommentary(sent?.commentary ?? "")).toBe(caption);
+      expect(sent?.headers).toEqual({ version: expect.stringMatching(/^\d{6}$/), restli: "2.0.0" });
+      expect(done.externalId).toBe(sent?.urn);
+      expect(done.permalink).toBe(`https://www.linkedin.com/feed/update/${sent?.urn}/`);
+
+      // Upload URLs are signed: their signatures are in no log line.
+      for (const part of video.parts) expect(server.logs()).not.toContain(part.sig);
+    }, 60_000);
+
+    /** brand_studio_provider_calls_total for LinkedIn with this outcome (the server counts every call). */
+    async function linkedinCalls(outcome: string) {
+      const response = await fetch(`${server.url}/api/metrics`, {
+        headers: { authorization: `Bearer ${metricsToken}` },
+      });
+      expect(response.status).toBe(200);
+      const { samples } = parsePrometheusText(await response.text());
+      return sampleValue(samples, "brand_studio_provider_calls_total", { provider: "linkedin", outcome });
+    }
+
+    it("retries a failed part PUT in place and still posts once", async () => {
+      smallParts();
+      const [okBefore, failedBefore] = [await linkedinCalls("ok"), await linkedinCalls("server_error")];
+      linkedin.behavior.videoPartError = { count: 1, status: 500 };
+      const before = linkedin.posts.length;
+      const urnsBefore = new Set(linkedin.videos.keys());
+      const putsBefore = linkedin.partPuts.length;
+      const created = await publish(await newPost("Retried part, one post.", 0, { videoUrl }));
+      const done = await settled(created.body.publicationId);
+      expect(done.status, JSON.stringify(done)).toBe("published");
+      expect(done.attempts).toBe(1);
+
+      const video = newVideo(urnsBefore);
+      const puts = linkedin.partPuts.slice(putsBefore).filter((put) => put.urn === video.urn);
+      // The first part failed once, then went through; every part ended 200.
+      expect(puts[0]).toEqual({ urn: video.urn, part: 0, status: 500 });
+      expect(puts[1]).toEqual({ urn: video.urn, part: 0, status: 200 });
+      expect(puts.filter((put) => put.status === 200).map((put) => put.part)).toEqual(
+        video.parts.map((_, index) => index),
+      );
+      expect(video.assembled?.equals(source)).toBe(true);
+      expect(linkedin.posts).toHaveLength(before + 1);
+      expect(linkedin.posts.at(-1)?.video?.urn).toBe(video.urn);
+      // Each call is counted like the other LinkedIn calls: the failed PUT as a server error; initializeUpload,
+      // every part, finalizeUpload, at least two status reads (PROCESSING, AVAILABLE) and the post as ok.
+      expect(await linkedinCalls("server_error")).toBe(failedBefore + 1);
+      expect(await linkedinCalls("ok")).toBeGreaterThanOrEqual(okBefore + video.parts.length + 5);
+    }, 60_000);
+
+    it("ends failed with LinkedIn's reason when it cannot process the video, posting nothing", async () => {
+      smallParts();
+      linkedin.behavior.videoProcessing = { reads: 1, fail: "Video codec is not supported" };
+      const before = linkedin.posts.length;
+      const urnsBefore = new Set(linkedin.videos.keys());
+      const created = await publish(await newPost("This one will not process.", 0, { videoUrl }));
+      const done = await settled(created.body.publicationId);
+      expect(done.status).toBe("failed");
+      expect(done.error).toMatchObject({ code: "publish_rule_violation", retryable: false });
+      expect(done.error.message).toMatch(/could not process the video: Video codec is not supported/);
+      expect(newVideo(urnsBefore).status).toBe("PROCESSING_FAILED");
+      expect(linkedin.posts).toHaveLength(before);
+    }, 60_000);
   });
 
   it.skipIf(!onPostgres)("keeps the tokens unreadable in a database dump", async () => {

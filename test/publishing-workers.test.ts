@@ -1,6 +1,10 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newUser } from "./support/auth";
+import { type FakeLinkedIn, startFakeLinkedIn } from "./support/fake-linkedin";
 import { type FakeTelegram, startFakeTelegram } from "./support/fake-telegram";
 import { api } from "./support/http";
 import { startTestServer, type TestServer } from "./support/test-server";
@@ -14,14 +18,22 @@ const PUBLICATIONS = 20;
 // Worker processes need PostgreSQL (PGlite is one process); this runs in the PostgreSQL pass.
 describe.skipIf(!onPostgres)("publishing workers killed with SIGKILL", () => {
   let telegram: FakeTelegram;
+  let linkedin: FakeLinkedIn;
   let server: TestServer;
   let token: string;
   const workers: WorkerProcess[] = [];
+  const linkedinEnv = () => ({
+    LINKEDIN_CLIENT_ID: linkedin.clientId,
+    LINKEDIN_CLIENT_SECRET: linkedin.clientSecret,
+    LINKEDIN_AUTH_BASE_URL: linkedin.url,
+    LINKEDIN_API_BASE_URL: linkedin.url,
+  });
   const env = () => ({
     DATABASE_URL: server.databaseUrl,
     DATA_DIR: server.dataDir,
     AUTH_SECRET: server.authSecret,
     TELEGRAM_API_BASE_URL: telegram.url,
+    ...linkedinEnv(),
     PUBLISH_SWEEP_INTERVAL_SECONDS: "2",
     PUBLISH_TIMEOUT_MS: "3000",
   });
@@ -36,10 +48,12 @@ describe.skipIf(!onPostgres)("publishing workers killed with SIGKILL", () => {
 
   beforeAll(async () => {
     telegram = await startFakeTelegram();
+    linkedin = await startFakeLinkedIn();
     server = await startTestServer({
       env: {
         WORKER: "off",
         TELEGRAM_API_BASE_URL: telegram.url,
+        ...linkedinEnv(),
         PUBLISH_SWEEP_INTERVAL_SECONDS: "2",
         PUBLISH_TIMEOUT_MS: "3000",
       },
@@ -50,6 +64,7 @@ describe.skipIf(!onPostgres)("publishing workers killed with SIGKILL", () => {
     await Promise.all(workers.map((worker) => worker.stop()));
     await server?.stop();
     await telegram?.close();
+    await linkedin?.close();
   });
 
   it("leaves 0 duplicate posts and 0 publications stuck after kills at random points in 20 publications", async () => {
@@ -145,4 +160,87 @@ describe.skipIf(!onPostgres)("publishing workers killed with SIGKILL", () => {
       await sql.end();
     }
   }, 240_000);
+
+  it("runs a LinkedIn video upload again after a kill mid-upload: the marker waits for the post, one post made", async () => {
+    await Promise.all(workers.map((worker) => worker.stop()));
+    const brand = await call("/api/brands", {
+      method: "POST",
+      json: { name: "Upload Kill Brand", tone: "warm", voice: "short" },
+    });
+    const brandId = brand.body.brandId as string;
+    // Connect LinkedIn: start → the fake's consent page → its Allow link → the callback.
+    const start = await fetch(`${server.url}/api/channels/oauth/linkedin/start?brandId=${brandId}`, {
+      headers: { authorization: `Bearer ${token}` },
+      redirect: "manual",
+    });
+    expect(start.status).toBe(302);
+    const page = await (await fetch(start.headers.get("location") as string)).text();
+    const href = /id="allow" href="([^"]+)"/.exec(page)?.[1] ?? "";
+    const allow = new URL(href.replaceAll("&amp;", "&"));
+    const connected = await call(`${allow.pathname}${allow.search}`, { redirect: "manual" });
+    expect(connected.status, connected.text).toBe(303);
+    const channels = await call(`/api/channels?brandId=${brandId}`);
+    const channelId = channels.body.items[0].channelId as string;
+
+    // A 400 KB file in the media store (LinkedIn's fake does not decode it), uploaded in 4 parts of 100 KB.
+    const bytes = randomBytes(400 * 1024);
+    const file = path.join(server.dataDir, "media", "videos", "vjb_uploadKill", "video.mp4");
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, bytes);
+    const post = await call("/api/content/create", {
+      method: "POST",
+      json: { brandId, channel: "linkedin", goal: "announcement", topic: "Our roasting day, in one clip" },
+    });
+    expect(post.status, post.text).toBe(201);
+    const patched = await call(`/api/posts/${post.body.postId}`, {
+      method: "PATCH",
+      json: { caption: "Our roasting day.", videoUrl: "/media/videos/vjb_uploadKill/video.mp4" },
+    });
+    expect(patched.status, patched.text).toBe(200);
+    linkedin.behavior.videoPartBytes = 100 * 1024;
+    linkedin.behavior.videoPartLatencyMs = 600;
+    const created = await call(`/api/posts/${post.body.postId}/publications`, {
+      method: "POST",
+      json: { channelId },
+    });
+    expect(created.status, created.text).toBe(202);
+    const publicationId = created.body.publicationId as string;
+
+    // Kill the worker once LinkedIn has taken the first part, before the last.
+    const first = await startWorker();
+    await waitFor(() => linkedin.partPuts.some((put) => put.status === 200), {
+      intervalMs: 20,
+      what: "the first part uploaded",
+    });
+    first.child.kill("SIGKILL");
+    await first.exited;
+    const [video] = linkedin.videos.values();
+    expect(video.status).toBe("WAITING_UPLOAD");
+    const sql = postgres(server.databaseUrl as string, { max: 1, onnotice: () => {} });
+    try {
+      const [row] = await sql<{ status: string; call_started_at: Date | null }[]>`
+        select status, call_started_at from publications where id = ${publicationId}`;
+      // Mid-upload, nothing is posted yet: the row is not marked "call made".
+      expect(row).toMatchObject({ status: "publishing", call_started_at: null });
+
+      linkedin.behavior.videoPartLatencyMs = 0;
+      await startWorker();
+      const done = await waitFor(
+        async () => {
+          const [current] = await sql<{ status: string; error_code: string | null; attempts: number }[]>`
+            select status, error_code, attempts from publications where id = ${publicationId}`;
+          return FINAL.includes(current.status) && current;
+        },
+        { timeoutMs: 60_000, what: "the publication to finish" },
+      );
+      // Run again by the sweep (a fresh upload), not publish_outcome_unknown; one post.
+      expect(done).toMatchObject({ status: "published", error_code: null, attempts: 2 });
+      expect(linkedin.posts).toHaveLength(1);
+      const used = linkedin.videos.get(linkedin.posts[0].video?.urn as string);
+      expect(used?.urn).not.toBe(video.urn);
+      expect(used?.assembled?.equals(bytes)).toBe(true);
+    } finally {
+      await sql.end();
+    }
+  }, 120_000);
 });

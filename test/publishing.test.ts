@@ -7,6 +7,7 @@ import { newUser } from "./support/auth";
 import { type FakeTelegram, startFakeTelegram } from "./support/fake-telegram";
 import { api } from "./support/http";
 import { startTestServer, type TestServer } from "./support/test-server";
+import { finishedVideoUrl } from "./support/video-api";
 import { waitFor } from "./support/video-media";
 
 // Publishing against the real server and a fake Telegram Bot API that speaks the documented shapes and
@@ -274,25 +275,7 @@ describe("publishing", () => {
   });
 
   it("sends the post's video with sendVideo, uploaded when APP_URL is not public", async () => {
-    const job = await call("/api/video/jobs", {
-      method: "POST",
-      json: {
-        brandId,
-        mode: "regular",
-        script: "Fresh beans, roasted every single morning in our own café. Come in.",
-      },
-    });
-    expect(job.status, job.text).toBe(202);
-    let videoUrl = "";
-    await waitFor(
-      async () => {
-        const status = await call(`/api/video/jobs/${job.body.jobId}`);
-        if (status.body.status === "failed") throw new Error(status.text);
-        videoUrl = status.body.videoUrl;
-        return status.body.status === "succeeded";
-      },
-      { timeoutMs: 120_000, what: "the video" },
-    );
+    const videoUrl = await finishedVideoUrl(call, brandId);
     const postId = await newPost("Watch how we roast.", { videoUrl });
     const before = messagesTo(chatId).length;
     const response = await publish(postId, channelId);

@@ -2301,8 +2301,8 @@ export interface components {
                  * @description Which rule the post breaks.
                  * @enum {string}
                  */
-                rule: "caption_length" | "media_required" | "media_count" | "media_unsupported";
-                /** @description The channel's limit (characters or items). */
+                rule: "caption_length" | "media_required" | "media_count" | "media_unsupported" | "media_size";
+                /** @description The channel's limit (characters, items, or bytes for media_size). */
                 limit: number;
                 /** @description What the post has. */
                 actual: number;

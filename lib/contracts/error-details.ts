@@ -52,9 +52,9 @@ export const ERROR_DETAILS: Partial<Record<ErrorCode, z.ZodType>> = {
   publish_rule_violation: z.object({
     channel: z.enum(CHANNELS),
     rule: z
-      .enum(["caption_length", "media_required", "media_count", "media_unsupported"])
+      .enum(["caption_length", "media_required", "media_count", "media_unsupported", "media_size"])
       .describe("Which rule the post breaks."),
-    limit: z.int().describe("The channel's limit (characters or items)."),
+    limit: z.int().describe("The channel's limit (characters, items, or bytes for media_size)."),
     actual: z.int().describe("What the post has."),
     withMedia: z.boolean().describe("Whether the post is sent with media (Telegram allows less text then)."),
   }),

@@ -12,6 +12,7 @@ import { log } from "@/lib/log";
 import { getPostForPrincipal } from "@/lib/posts/get-post";
 import { getQueue } from "@/lib/queue/boss";
 import { getChannelForPrincipal } from "./channels";
+import { linkedinVideoRuleViolation } from "./linkedin-video";
 import { settlePostStatus } from "./post-status";
 import { enqueuePublication, ensurePublishQueue } from "./publication-queue";
 import { publishRuleViolation } from "./publish-rules";
@@ -90,7 +91,9 @@ export async function createPublication({
   if (brand.requiresApproval && !(APPROVED_STATUSES as readonly string[]).includes(post.status)) {
     throw notApproved(post.status);
   }
-  const violation = publishRuleViolation(channel.channel, post);
+  const violation =
+    publishRuleViolation(channel.channel, post) ??
+    (channel.channel === "linkedin" ? await linkedinVideoRuleViolation(post) : null);
   if (violation) {
     const { message, ...details } = violation;
     throw new ApiError("publish_rule_violation", message, { details });

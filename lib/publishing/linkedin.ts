@@ -8,7 +8,8 @@ import { kindOfStatus, networkFailure, PlatformError } from "./platform-error";
  * LinkedIn, the calls publishing needs (https://learn.microsoft.com/linkedin/): OAuth 2.0 authorization
  * code (`/oauth/v2/authorization`, `/oauth/v2/accessToken`, also for `refresh_token`), OpenID's
  * `/v2/userinfo` for the member's id, name and picture, `POST /rest/images?action=initializeUpload` + a PUT of
- * the bytes to the returned upload URL, and `POST /rest/posts` (the new post's URN in `x-restli-id`). The
+ * the bytes to the returned upload URL, the Videos API (`initializeUpload`, a PUT per part, `finalizeUpload`,
+ * `GET /rest/videos/{urn}` for its status), and `POST /rest/posts` (the new post's URN in `x-restli-id`). The
  * versioned `/rest` calls send `LinkedIn-Version` and `X-Restli-Protocol-Version: 2.0.0`. Tokens travel only
  * in headers and form bodies, never in a logged URL.
  */
@@ -195,10 +196,17 @@ export function linkedinCommentary(text: string) {
 
 export async function createLinkedInPost(
   accessToken: string,
-  post: { author: string; text: string; images: { urn: string; altText: string }[] },
+  post: {
+    author: string;
+    text: string;
+    images: { urn: string; altText: string }[];
+    /** A video post: `content.media` is the video (a post carries one video or images, never both). */
+    video?: { urn: string; title: string };
+  },
 ): Promise<{ urn: string; permalink: string }> {
-  const content =
-    post.images.length === 0
+  const content = post.video
+    ? { media: { id: post.video.urn, title: post.video.title } }
+    : post.images.length === 0
       ? undefined
       : post.images.length === 1
         ? { media: { id: post.images[0].urn, altText: post.images[0].altText } }
@@ -219,4 +227,96 @@ export async function createLinkedInPost(
   const urn = response.headers.get("x-restli-id");
   if (!urn) throw new PlatformError(PLATFORM, "unknown", "LinkedIn created the post but sent no post id.");
   return { urn, permalink: `https://www.linkedin.com/feed/update/${urn}/` };
+}
+
+/** One part of a video upload: PUT bytes firstByte..lastByte (inclusive) to uploadUrl (signed: never logged). */
+export type LinkedInUploadPart = { uploadUrl: string; firstByte: number; lastByte: number };
+export type LinkedInVideoUpload = {
+  video: string;
+  uploadToken: string;
+  uploadInstructions: LinkedInUploadPart[];
+};
+
+/** `POST /rest/videos?action=initializeUpload`: the video URN, its upload token and the parts to PUT. */
+export async function initializeLinkedInVideoUpload(
+  accessToken: string,
+  owner: string,
+  fileSizeBytes: number,
+): Promise<LinkedInVideoUpload> {
+  const response = await send(
+    "videos.initializeUpload",
+    `${getEnv().LINKEDIN_API_BASE_URL}/rest/videos?action=initializeUpload`,
+    {
+      method: "POST",
+      headers: restHeaders(accessToken),
+      body: JSON.stringify({
+        initializeUploadRequest: { owner, fileSizeBytes, uploadCaptions: false, uploadThumbnail: false },
+      }),
+    },
+  );
+  const { value } = (await response.json()) as { value: Partial<LinkedInVideoUpload> };
+  if (!value?.video || !Array.isArray(value.uploadInstructions))
+    throw new PlatformError(
+      PLATFORM,
+      "transient",
+      "LinkedIn answered initializeUpload without upload instructions.",
+    );
+  return {
+    video: value.video,
+    uploadToken: value.uploadToken ?? "",
+    uploadInstructions: value.uploadInstructions,
+  };
+}
+
+/** The PUT of one part's bytes to its upload URL; answers the part's ETag (its id for finalizeUpload). */
+export async function putLinkedInVideoPart(
+  accessToken: string,
+  uploadUrl: string,
+  bytes: Uint8Array<ArrayBuffer>,
+): Promise<string> {
+  const response = await send("videos.uploadPart", uploadUrl, {
+    method: "PUT",
+    headers: { Authorization: `Bearer ${accessToken}`, "Content-Type": "application/octet-stream" },
+    body: bytes,
+  });
+  await response.body?.cancel();
+  const etag = response.headers.get("etag");
+  if (!etag)
+    throw new PlatformError(PLATFORM, "transient", "LinkedIn took a video part but sent no ETag for it.");
+  return etag;
+}
+
+/** `POST /rest/videos?action=finalizeUpload` with the parts' ETags in upload-instruction order. */
+export async function finalizeLinkedInVideoUpload(
+  accessToken: string,
+  upload: Pick<LinkedInVideoUpload, "video" | "uploadToken">,
+  uploadedPartIds: string[],
+) {
+  const response = await send(
+    "videos.finalizeUpload",
+    `${getEnv().LINKEDIN_API_BASE_URL}/rest/videos?action=finalizeUpload`,
+    {
+      method: "POST",
+      headers: restHeaders(accessToken),
+      body: JSON.stringify({
+        finalizeUploadRequest: { video: upload.video, uploadToken: upload.uploadToken, uploadedPartIds },
+      }),
+    },
+  );
+  await response.body?.cancel();
+}
+
+export type LinkedInVideoStatus = {
+  status: "WAITING_UPLOAD" | "PROCESSING" | "AVAILABLE" | "PROCESSING_FAILED" | string;
+  processingFailureReason?: string;
+};
+
+/** `GET /rest/videos/{urn}`: the video's processing status. */
+export async function linkedinVideoStatus(accessToken: string, urn: string): Promise<LinkedInVideoStatus> {
+  const response = await send(
+    "videos.get",
+    `${getEnv().LINKEDIN_API_BASE_URL}/rest/videos/${encodeURIComponent(urn)}`,
+    { headers: restHeaders(accessToken) },
+  );
+  return (await response.json()) as LinkedInVideoStatus;
 }

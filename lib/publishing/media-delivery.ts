@@ -35,14 +35,19 @@ export const mediaDeliveryMode = (): "url" | "upload" => (isPublicUrl(getEnv().A
 
 export type MediaPayload = { kind: "url"; url: string } | { kind: "upload"; bytes: Buffer; filename: string };
 
+/** The media-store key of a post's video when it is a media file of this site (`/media/<key>?…`), else null. */
+export function storedVideoKey(videoUrl: string): string | null {
+  const path = videoUrl.startsWith("/") ? videoUrl.split("?")[0] : null;
+  return path?.startsWith("/media/") ? storedMediaKey(path) : null;
+}
+
 /**
  * A post's video as a platform gets it. A video in our media store goes by a freshly signed URL when the
  * platform can fetch it (APP_URL public, or a public S3 URL), else as bytes to upload. A video the user
  * linked from elsewhere (an absolute URL) goes by that URL.
  */
 export async function videoPayload(videoUrl: string): Promise<MediaPayload> {
-  const path = videoUrl.startsWith("/") ? videoUrl.split("?")[0] : null;
-  const key = path?.startsWith("/media/") ? storedMediaKey(path) : null;
+  const key = storedVideoKey(videoUrl);
   if (!key) {
     if (/^https?:\/\//i.test(videoUrl)) return { kind: "url", url: videoUrl };
     throw new Error("The post's video is not a media file of this site or an http(s) URL.");

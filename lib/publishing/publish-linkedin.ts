@@ -7,8 +7,10 @@ import { getMediaStorage, storedMediaKey } from "@/lib/media/storage";
 import { encryptSecret } from "@/lib/security/encrypt-secret";
 import { type OAuthCredentials, oauthCredentials } from "./channels";
 import { createLinkedInPost, refreshLinkedInToken, uploadLinkedInImage } from "./linkedin";
+import { type LinkedInVideoFile, uploadLinkedInVideo } from "./linkedin-video";
 import { oauthCredentialsFrom } from "./oauth-connect";
 import { PlatformError } from "./platform-error";
+import type { PublishRun } from "./publish-run";
 
 /** An access token closer than this to its expiry is refreshed before it is used. */
 export const REFRESH_BEFORE_MS = 10 * 60_000;
@@ -64,18 +66,33 @@ export async function mediaPlanImages(post: Pick<Post, "mediaPlan">): Promise<Li
   return images;
 }
 
-/** Uploads the images, then creates the post; answers what the publication records. */
+/**
+ * Uploads the media (the video, or else the images), then creates the post; answers what the publication
+ * records. Uploads are safe to redo; `run.commitCall()` marks the call made right before `/rest/posts`, the
+ * one call that must not repeat.
+ */
 export async function sendLinkedInPost(
   accessToken: string,
   channel: ChannelConnection,
   text: string,
-  images: LinkedInImage[],
+  media: { images: LinkedInImage[]; video: LinkedInVideoFile | null },
+  run: PublishRun,
 ) {
   const author = `urn:li:person:${channel.externalId}`;
   const uploaded: { urn: string; altText: string }[] = [];
-  for (const image of images) {
-    uploaded.push({ urn: await uploadLinkedInImage(accessToken, author, image), altText: image.altText });
+  let video: { urn: string; title: string } | undefined;
+  if (media.video) {
+    video = {
+      urn: await uploadLinkedInVideo(accessToken, author, media.video, run),
+      title: media.video.title,
+    };
+  } else {
+    for (const image of media.images) {
+      uploaded.push({ urn: await uploadLinkedInImage(accessToken, author, image), altText: image.altText });
+      await run.keepAlive();
+    }
   }
-  const { urn, permalink } = await createLinkedInPost(accessToken, { author, text, images: uploaded });
+  await run.commitCall();
+  const { urn, permalink } = await createLinkedInPost(accessToken, { author, text, images: uploaded, video });
   return { externalId: urn, permalink, publishedAt: new Date() };
 }

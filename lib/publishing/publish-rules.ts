@@ -11,7 +11,7 @@ export const PLATFORM_NAMES = { telegram: "Telegram", linkedin: "LinkedIn", inst
 
 export type PublishRuleViolation = {
   channel: "telegram" | "instagram" | "linkedin";
-  rule: "caption_length" | "media_required" | "media_count" | "media_unsupported";
+  rule: "caption_length" | "media_required" | "media_count" | "media_unsupported" | "media_size";
   limit: number;
   actual: number;
   withMedia: boolean;
@@ -21,7 +21,8 @@ export type PublishRuleViolation = {
 /**
  * The channel's rules for what will actually be sent (checked when the publication is created and again
  * when it runs, since the post may have been edited in between). Telegram: the post's video goes as
- * sendVideo with a caption of at most 1,024 characters; without a video, sendMessage takes 4,096.
+ * sendVideo with a caption of at most 1,024 characters; without a video, sendMessage takes 4,096. LinkedIn's
+ * video rules need the media store (its size), so they are linkedin-video.ts's linkedinVideoRuleViolation.
  */
 export function publishRuleViolation(
   channel: "telegram" | "instagram" | "linkedin",
@@ -39,17 +40,6 @@ export function publishRuleViolation(
       actual: text.length,
       withMedia,
       message: `The text to publish has ${text.length} characters (caption and hashtags); ${PLATFORM_NAMES[channel]} allows ${limit}${withMedia ? " with a video" : ""}. Shorten the caption.`,
-    };
-  }
-  if (channel === "linkedin" && post.videoUrl) {
-    return {
-      channel,
-      rule: "media_unsupported",
-      limit: 0,
-      actual: 1,
-      withMedia,
-      message:
-        "Posts with a video cannot be published to LinkedIn yet (only text and the media plan's images). Remove the video from the post, or publish it to another channel.",
     };
   }
   return null;

@@ -13,12 +13,14 @@ import { metrics } from "@/lib/telemetry/metrics";
 import { channelCredentials } from "./channels";
 import { APPROVED_STATUSES } from "./create-publication";
 import { emitPublicationEvent } from "./emit-publication-event";
+import { linkedinVideo } from "./linkedin-video";
 import { videoPayload } from "./media-delivery";
 import { PlatformError } from "./platform-error";
 import { settlePostStatus } from "./post-status";
 import { enqueuePublication } from "./publication-queue";
 import { freshLinkedInToken, mediaPlanImages, sendLinkedInPost } from "./publish-linkedin";
 import { publishedText, publishRuleViolation } from "./publish-rules";
+import { type PublishRun, RunLostError } from "./publish-run";
 import { callTelegram, type TelegramMessage, telegramPermalink } from "./telegram";
 
 /** Calls to the platform in all (the first and the retries) before a transient failure is final. */
@@ -176,9 +178,18 @@ export async function runPublication(publicationId: string, boss: PgBoss) {
     );
   };
   const text = publishedText(post);
+  const mediaFailed = (at: Publication, what: "read" | "sent", error: unknown) =>
+    fail(
+      at,
+      token,
+      "internal_error",
+      `The post's media could not be ${what}: ${(error as Error).message}`,
+      false,
+    );
   // Everything that needs no platform post is done before the point of no return: credentials, a token
-  // refresh, reading the media.
-  let send: () => Promise<Sent>;
+  // refresh, reading the media. A send may upload first (safe to redo) and calls run.commitCall() right
+  // before the call that must not repeat.
+  let send: (run: PublishRun) => Promise<Sent>;
   if (channel.channel === "linkedin") {
     let accessToken: string;
     try {
@@ -202,19 +213,19 @@ export async function runPublication(publicationId: string, boss: PgBoss) {
         `LinkedIn refused the stored token (${error.message}). Reconnect the channel.`,
       );
     }
-    let images: Awaited<ReturnType<typeof mediaPlanImages>>;
+    // A LinkedIn post carries one video or images: the post's video wins over its media plan's images.
+    let video: Awaited<ReturnType<typeof linkedinVideo>> = null;
+    let images: Awaited<ReturnType<typeof mediaPlanImages>> = [];
     try {
-      images = await mediaPlanImages(post);
+      video = await linkedinVideo(post);
+      if (!video) images = await mediaPlanImages(post);
     } catch (error) {
-      return fail(
-        row,
-        token,
-        "internal_error",
-        `The post's images could not be read: ${(error as Error).message}`,
-        false,
-      );
+      return mediaFailed(row, "read", error);
     }
-    send = () => sendLinkedInPost(accessToken, channel, text, images);
+    if (video && "violation" in video)
+      return fail(row, token, "publish_rule_violation", video.violation.message);
+    const media = { images, video: video?.file ?? null };
+    send = (run) => sendLinkedInPost(accessToken, channel, text, media, run);
   } else {
     let botToken: string;
     let media: Awaited<ReturnType<typeof videoPayload>> | null = null;
@@ -234,29 +245,61 @@ export async function runPublication(publicationId: string, boss: PgBoss) {
         false,
       );
     }
-    send = () => sendTelegram(botToken, channel.externalId, text, media);
+    send = async (run) => {
+      await run.commitCall();
+      return sendTelegram(botToken, channel.externalId, text, media);
+    };
   }
 
-  // The point of no return: from here the row says a call may have happened.
+  // An attempt: counted, with a fresh lease. Nothing is posted until commitCall.
+  const ours = and(eq(publications.id, row.id), eq(publications.claimToken, token));
   const [started] = await db
     .update(publications)
-    .set({ callStartedAt: new Date(), attempts: sql`${publications.attempts} + 1`, updatedAt: new Date() })
-    .where(
-      and(
-        eq(publications.id, row.id),
-        eq(publications.claimToken, token),
-        isNull(publications.callStartedAt),
-      ),
-    )
+    .set({
+      attempts: sql`${publications.attempts} + 1`,
+      leaseUntil: new Date(Date.now() + leaseMs()),
+      updatedAt: new Date(),
+    })
+    .where(and(ours, isNull(publications.callStartedAt)))
     .returning();
   if (!started) return;
+  let committed = false;
+  const run: PublishRun = {
+    // The point of no return: from here the row says a call may have happened.
+    async commitCall() {
+      const [marked] = await db
+        .update(publications)
+        .set({
+          callStartedAt: new Date(),
+          leaseUntil: new Date(Date.now() + leaseMs()),
+          updatedAt: new Date(),
+        })
+        .where(and(ours, isNull(publications.callStartedAt)))
+        .returning({ id: publications.id });
+      if (!marked) throw new RunLostError();
+      committed = true;
+    },
+    async keepAlive() {
+      const [kept] = await db
+        .update(publications)
+        .set({ leaseUntil: new Date(Date.now() + leaseMs()) })
+        .where(and(ours, eq(publications.status, "publishing")))
+        .returning({ id: publications.id });
+      if (!kept) throw new RunLostError();
+    },
+  };
 
   try {
-    const sent = await send();
+    const sent = await send(run);
     return finish(started, token, { status: "published", ...sent });
   } catch (error) {
+    if (error instanceof RunLostError) {
+      log.warn("publication_run_lost", { publicationId: row.id, committed });
+      return;
+    }
     if (!(error instanceof PlatformError)) {
       log.error("publication_call_failed", { publicationId: row.id, error });
+      if (!committed) return mediaFailed(started, "sent", error);
       return fail(started, token, "publish_outcome_unknown", OUTCOME_UNKNOWN);
     }
     const platform = error.platform;
@@ -267,7 +310,8 @@ export async function runPublication(publicationId: string, boss: PgBoss) {
       message: error.message,
       attempt: started.attempts,
     });
-    switch (error.kind) {
+    // Before commitCall nothing was posted (only uploads), so an unanswered upload is simply retried.
+    switch (!committed && error.kind === "unknown" ? "transient" : error.kind) {
       case "unknown":
         return fail(started, token, "publish_outcome_unknown", `${error.message} ${OUTCOME_UNKNOWN}`);
       case "unauthorized":

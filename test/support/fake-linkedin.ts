@@ -11,10 +11,18 @@ import { readBody, sendJson } from "./fake-provider-kit";
  * - `POST /oauth/v2/accessToken` — form body, `authorization_code` or `refresh_token` grants;
  * - `GET /v2/userinfo` — OpenID: `sub`, `name`, `picture`;
  * - `POST /rest/images?action=initializeUpload` → `{value: {uploadUrl, image}}`, then `PUT` of the bytes;
+ * - the Videos API: `POST /rest/videos?action=initializeUpload` → `{value: {video, uploadToken,
+ *   uploadInstructions: [{uploadUrl, firstByte, lastByte}]}}` (parts of `behavior.videoPartBytes`, 4 MB as
+ *   LinkedIn's), a `PUT` per part to its signed URL (the body must be exactly that byte range; answers an
+ *   `ETag`, after `videoPartLatencyMs`), `POST /rest/videos?action=finalizeUpload` (the ETags in part order, the upload token), then
+ *   `GET /rest/videos/{urn}`: PROCESSING for `behavior.videoProcessing.reads` reads, then AVAILABLE (or
+ *   PROCESSING_FAILED with `processingFailureReason` when `behavior.videoProcessing.fail` is set). `videos`
+ *   keeps each video's assembled bytes, so a test can compare them with the source;
  * - `POST /rest/posts` → 201 with the post's URN in `x-restli-id`. The `/rest` calls must carry
  *   `LinkedIn-Version` and `X-Restli-Protocol-Version: 2.0.0`. Errors: `{status, serviceErrorCode, code, message}`.
  * Knobs (`behavior`, also `POST /__fake/behavior`): the next N post calls answer 429 (with Retry-After) or
- * 5xx; `tokenLifetimeSeconds`; `revokeAll()` makes every issued token answer 401. `posts` records every post
+ * 5xx; the next N video part PUTs answer 5xx (`videoPartError`); `tokenLifetimeSeconds`; `revokeAll()` makes
+ * every issued token answer 401. `posts` records every post
  * made (also `GET /__fake/state`), so a test can count them.
  */
 
@@ -23,6 +31,8 @@ export type FakeLinkedInPost = {
   author: string;
   commentary: string;
   images: { urn: string; bytes: number; contentType: string; altText: string }[];
+  /** A video post's video (`content.media` holding a video URN), else null. */
+  video: { urn: string; title: string; bytes: number } | null;
   headers: { version: string | undefined; restli: string | undefined };
   at: number;
 };
@@ -32,6 +42,27 @@ export type FakeLinkedInBehavior = {
   serverError: { count: number; status: number };
   /** expires_in of the access tokens it issues. */
   tokenLifetimeSeconds: number;
+  /** Size of a video upload part (LinkedIn's are 4 MB); the last part holds the rest. */
+  videoPartBytes: number;
+  /** The next `count` video part PUTs answer `status` (and store nothing). */
+  videoPartError: { count: number; status: number };
+  /** How long each video part PUT waits (after its body arrived) before it answers. */
+  videoPartLatencyMs: number;
+  /** Status reads that answer PROCESSING after finalizeUpload; then AVAILABLE, or PROCESSING_FAILED with `fail`. */
+  videoProcessing: { reads: number; fail: string | null };
+};
+
+export type FakeLinkedInVideo = {
+  urn: string;
+  owner: string;
+  fileSizeBytes: number;
+  uploadToken: string;
+  parts: { firstByte: number; lastByte: number; sig: string; etag: string | null; bytes: Buffer | null }[];
+  status: "WAITING_UPLOAD" | "PROCESSING" | "AVAILABLE" | "PROCESSING_FAILED";
+  /** Status reads left that answer PROCESSING, and the failure reason, fixed at finalizeUpload. */
+  processing: { reads: number; fail: string | null };
+  /** The parts' bytes joined in order at finalizeUpload. */
+  assembled: Buffer | null;
 };
 
 export type FakeLinkedIn = {
@@ -40,6 +71,10 @@ export type FakeLinkedIn = {
   clientSecret: string;
   behavior: FakeLinkedInBehavior;
   posts: FakeLinkedInPost[];
+  /** Videos by URN. */
+  videos: Map<string, FakeLinkedInVideo>;
+  /** Every video part PUT, in order: which video and part, and the status answered. */
+  partPuts: { urn: string; part: number; status: number }[];
   grants: { grantType: string; status: number }[];
   member: { sub: string; name: string; picture: string };
   /** Every access and refresh token issued, to look for in logs and database dumps. */
@@ -74,14 +109,21 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
   const tokens = new Map<string, { kind: "access" | "refresh"; expiresAt: number; revoked: boolean }>();
   const images = new Map<string, { uploaded: boolean; bytes: number; contentType: string }>();
   const posts: FakeLinkedInPost[] = [];
+  const videos = new Map<string, FakeLinkedInVideo>();
+  const partPuts: FakeLinkedIn["partPuts"] = [];
   const grants: FakeLinkedIn["grants"] = [];
   const behavior: FakeLinkedInBehavior = {
     rateLimit: { count: 0, retryAfterSeconds: 1 },
     serverError: { count: 0, status: 503 },
     tokenLifetimeSeconds: 5_184_000,
+    videoPartBytes: 4 * 1024 * 1024,
+    videoPartError: { count: 0, status: 500 },
+    videoPartLatencyMs: 0,
+    videoProcessing: { reads: 1, fail: null },
   };
   let nextPost = 7_100_000_000_000_000_000n;
   let nextImage = 1;
+  let nextVideo = 1;
 
   const issue = () => {
     const access = `AQV${randomBytes(24).toString("base64url")}`;
@@ -112,7 +154,14 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
       Object.assign(behavior, JSON.parse((await readBody(req)).toString() || "{}"));
       return sendJson(res, 200, behavior);
     }
-    if (url.pathname === "/__fake/state") return sendJson(res, 200, { posts, grants, behavior });
+    if (url.pathname === "/__fake/state") {
+      const videoList = [...videos.values()].map(({ parts, assembled, ...video }) => ({
+        ...video,
+        parts: parts.length,
+        assembledBytes: assembled?.length ?? null,
+      }));
+      return sendJson(res, 200, { posts, videos: videoList, partPuts, grants, behavior });
+    }
     if (url.pathname === "/avatar.png") {
       // A 1×1 PNG.
       res.writeHead(200, { "Content-Type": "image/png" });
@@ -206,6 +255,44 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
       return res.end();
     }
 
+    const partPath = /^\/dms-uploads\/video\/([^/]+)\/part\/(\d+)$/.exec(url.pathname);
+    if (partPath && req.method === "PUT") {
+      const video = videos.get(`urn:li:video:${partPath[1]}`);
+      const index = Number(partPath[2]);
+      const part = video?.parts[index];
+      const body = await readBody(req);
+      if (behavior.videoPartLatencyMs > 0)
+        await new Promise((resolve) => setTimeout(resolve, behavior.videoPartLatencyMs));
+      const answer = (status: number, code: string, message: string, headers = {}) => {
+        partPuts.push({ urn: video?.urn ?? "", part: index, status });
+        if (status < 300) {
+          res.writeHead(status, headers);
+          return res.end();
+        }
+        return fail(res, status, code, message);
+      };
+      if (!video || !part || url.searchParams.get("sig") !== part.sig)
+        return answer(403, "SIGNATURE_MISMATCH", "The upload URL is not valid");
+      if (!bearer(req))
+        return answer(
+          401,
+          "REVOKED_ACCESS_TOKEN",
+          "The token used in the request has been revoked by the user",
+        );
+      if (behavior.videoPartError.count > 0) {
+        behavior.videoPartError.count--;
+        return answer(behavior.videoPartError.status, "INTERNAL_SERVER_ERROR", "Internal Server Error");
+      }
+      if (req.headers["content-type"] !== "application/octet-stream")
+        return answer(400, "INVALID_CONTENT_TYPE", "Parts are application/octet-stream");
+      const expected = part.lastByte - part.firstByte + 1;
+      if (body.length !== expected)
+        return answer(400, "INVALID_PART", `Part ${index} must have ${expected} bytes, got ${body.length}`);
+      part.bytes = body;
+      part.etag = `/ambry-video/signedId/${randomBytes(12).toString("base64url")}`;
+      return answer(200, "", "", { ETag: part.etag });
+    }
+
     if (url.pathname === "/v2/userinfo" && req.method === "GET") {
       if (!bearer(req))
         return fail(
@@ -258,6 +345,92 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
           },
         });
       }
+      if (url.pathname === "/rest/videos" && url.searchParams.get("action") === "initializeUpload") {
+        const request = body.initializeUploadRequest ?? {};
+        if (request.owner !== author)
+          return fail(res, 403, "ACCESS_DENIED", "Accessing this video resource is forbidden.");
+        const size = request.fileSizeBytes;
+        if (!Number.isSafeInteger(size) || size <= 0)
+          return fail(res, 400, "INVALID_FIELD", "fileSizeBytes must be a positive integer");
+        if (typeof request.uploadCaptions !== "boolean" || typeof request.uploadThumbnail !== "boolean")
+          return fail(res, 400, "MISSING_FIELD", "uploadCaptions and uploadThumbnail are required");
+        const id = `D5610AQ${String(nextVideo++).padStart(8, "0")}`;
+        const parts: FakeLinkedInVideo["parts"] = [];
+        for (let first = 0; first < size; first += behavior.videoPartBytes) {
+          const last = Math.min(size, first + behavior.videoPartBytes) - 1;
+          parts.push({
+            firstByte: first,
+            lastByte: last,
+            sig: randomBytes(16).toString("hex"),
+            etag: null,
+            bytes: null,
+          });
+        }
+        const video: FakeLinkedInVideo = {
+          urn: `urn:li:video:${id}`,
+          owner: author,
+          fileSizeBytes: size,
+          uploadToken: randomBytes(8).toString("hex"),
+          parts,
+          status: "WAITING_UPLOAD",
+          processing: { reads: 0, fail: null },
+          assembled: null,
+        };
+        videos.set(video.urn, video);
+        return sendJson(res, 200, {
+          value: {
+            uploadUrlsExpireAt: Date.now() + 86_400_000,
+            video: video.urn,
+            uploadInstructions: parts.map((part, index) => ({
+              uploadUrl: `${fake.url}/dms-uploads/video/${id}/part/${index}?sig=${part.sig}`,
+              firstByte: part.firstByte,
+              lastByte: part.lastByte,
+            })),
+            uploadToken: video.uploadToken,
+          },
+        });
+      }
+      if (url.pathname === "/rest/videos" && url.searchParams.get("action") === "finalizeUpload") {
+        const request = body.finalizeUploadRequest ?? {};
+        const video = videos.get(String(request.video));
+        if (!video || video.owner !== author)
+          return fail(res, 404, "NOT_FOUND", `Video ${request.video} not found`);
+        if (video.status !== "WAITING_UPLOAD")
+          return fail(res, 400, "INVALID_STATE", `Video ${video.urn} is ${video.status}, not WAITING_UPLOAD`);
+        if (request.uploadToken !== video.uploadToken)
+          return fail(res, 400, "INVALID_UPLOAD_TOKEN", "The upload token does not match the video");
+        const etags = video.parts.map((part) => part.etag);
+        if (
+          !Array.isArray(request.uploadedPartIds) ||
+          etags.some((etag) => etag === null) ||
+          JSON.stringify(request.uploadedPartIds) !== JSON.stringify(etags)
+        )
+          return fail(
+            res,
+            400,
+            "INVALID_PART_IDS",
+            "uploadedPartIds must be every part's ETag, in part order",
+          );
+        video.assembled = Buffer.concat(video.parts.map((part) => part.bytes as Buffer));
+        video.status = "PROCESSING";
+        video.processing = { ...behavior.videoProcessing };
+        res.writeHead(200);
+        return res.end();
+      }
+      if (url.pathname.startsWith("/rest/videos/") && req.method === "GET") {
+        const video = videos.get(decodeURIComponent(url.pathname.slice("/rest/videos/".length)));
+        if (!video || video.owner !== author) return fail(res, 404, "NOT_FOUND", "Video not found");
+        if (video.status === "PROCESSING") {
+          if (video.processing.reads > 0) video.processing.reads--;
+          else video.status = video.processing.fail ? "PROCESSING_FAILED" : "AVAILABLE";
+        }
+        return sendJson(res, 200, {
+          id: video.urn,
+          owner: video.owner,
+          status: video.status,
+          ...(video.status === "PROCESSING_FAILED" ? { processingFailureReason: video.processing.fail } : {}),
+        });
+      }
       if (url.pathname === "/rest/posts" && req.method === "POST") {
         if (behavior.rateLimit.count > 0) {
           behavior.rateLimit.count--;
@@ -280,9 +453,28 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
         const commentary = String(body.commentary ?? "");
         if (plainCommentary(commentary).length > 3000)
           return fail(res, 422, "UNPROCESSABLE_ENTITY", "commentary is longer than 3000 characters");
-        const refs: { id: string; altText?: string }[] = body.content?.media
-          ? [body.content.media]
-          : (body.content?.multiImage?.images ?? []);
+        let usedVideo: FakeLinkedInPost["video"] = null;
+        const media = body.content?.media as { id?: string; title?: string } | undefined;
+        if (String(media?.id).startsWith("urn:li:video:")) {
+          const video = videos.get(String(media?.id));
+          if (video?.status !== "AVAILABLE")
+            return fail(
+              res,
+              400,
+              "INVALID_CONTENT",
+              `Video ${media?.id} is not AVAILABLE (${video?.status})`,
+            );
+          usedVideo = {
+            urn: video.urn,
+            title: String(media?.title ?? ""),
+            bytes: video.assembled?.length ?? 0,
+          };
+        }
+        const refs: { id: string; altText?: string }[] = usedVideo
+          ? []
+          : body.content?.media
+            ? [body.content.media]
+            : (body.content?.multiImage?.images ?? []);
         const used: FakeLinkedInPost["images"] = [];
         for (const ref of refs) {
           const image = images.get(String(ref.id).replace("urn:li:image:", ""));
@@ -295,7 +487,15 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
           });
         }
         const urn = `urn:li:share:${nextPost++}`;
-        posts.push({ urn, author, commentary, images: used, headers: { version, restli }, at: Date.now() });
+        posts.push({
+          urn,
+          author,
+          commentary,
+          images: used,
+          video: usedVideo,
+          headers: { version, restli },
+          at: Date.now(),
+        });
         res.writeHead(201, { "x-restli-id": urn, "Content-Type": "application/json" });
         return res.end();
       }
@@ -319,6 +519,8 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
     clientSecret,
     behavior,
     posts,
+    videos,
+    partPuts,
     grants,
     member,
     issuedTokens: () => [...tokens.keys()],

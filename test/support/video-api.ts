@@ -57,5 +57,29 @@ export function videoClient(server: string, token: string) {
   return { call, newBrand, newPost, createJob, getJob, pollJob };
 }
 
+/** A short regular video rendered for the brand: its signed `videoUrl` once the job has succeeded. */
+export async function finishedVideoUrl(call: Call, brandId: string, timeoutMs = 120_000): Promise<string> {
+  const job = await call("/api/video/jobs", {
+    method: "POST",
+    json: {
+      brandId,
+      mode: "regular",
+      script: "Fresh beans, roasted every single morning in our own café. Come in.",
+    },
+  });
+  if (job.status !== 202) throw new Error(`Video job not created: ${job.status} ${job.text}`);
+  let videoUrl = "";
+  await waitFor(
+    async () => {
+      const status = await call(`/api/video/jobs/${job.body.jobId}`);
+      if (status.body.status === "failed") throw new Error(status.text);
+      videoUrl = status.body.videoUrl;
+      return status.body.status === "succeeded";
+    },
+    { timeoutMs, what: "the video" },
+  );
+  return videoUrl;
+}
+
 export const SCRIPT =
   "Fresh beans, roasted every single morning in our own café. Come in, say hi, and taste the difference.";
