@@ -426,6 +426,44 @@ export function PublicationCalendar() {
           })}
         </div>
       </div>
+      {publications.data && publications.data.items.length > 0 && (
+        // On a phone the grid scrolls sideways and drag and drop does not work by touch: the same posts as a list.
+        <section aria-labelledby="calendar-agenda-title" className="space-y-2 sm:hidden">
+          <h3 id="calendar-agenda-title" className="text-sm font-semibold text-slate-700">
+            This {view}, as a list
+          </h3>
+          <ul className="space-y-1.5">
+            {[...byDay.entries()]
+              .sort(([a], [b]) => a.localeCompare(b))
+              .flatMap(([, items]) => items)
+              .map((publication) => (
+                <li
+                  key={publication.publicationId}
+                  data-testid="calendar-agenda-item"
+                  className={`flex items-center gap-2 rounded-lg px-3 py-2 text-sm ring-1 ${STATUS_STYLES[publication.status]}`}
+                >
+                  <Link href={`/studio/${publication.postId}`} className="min-w-0 flex-1 truncate">
+                    {formatInZone(publication.publishAt, timeZone, { zone: false })} · {publication.status}
+                  </Link>
+                  {mayMove && publication.status === "scheduled" && (
+                    <button
+                      type="button"
+                      onClick={() => {
+                        setMoveError(null);
+                        setMoving(publication);
+                        window.scrollTo({ top: 0, behavior: "smooth" });
+                      }}
+                      aria-label={`Move the post of ${formatInZone(publication.publishAt, timeZone)} to another day`}
+                      className="shrink-0 rounded px-2 py-0.5 font-medium underline"
+                    >
+                      Move…
+                    </button>
+                  )}
+                </li>
+              ))}
+          </ul>
+        </section>
+      )}
     </div>
   );
 }
