@@ -276,6 +276,27 @@ const RUN: Step[] = [
   },
   { id: "list-publications", status: 200 },
   {
+    id: "reschedule-publication",
+    status: 200,
+    prepare: async (page) => {
+      const scheduled = await apiCall(
+        page,
+        await bearerOf(page),
+        "POST",
+        `/api/posts/${answers["get-publication"].postId}/publications`,
+        {
+          channelId: answers.sandboxChannel.channelId,
+          publishAt: new Date(Date.now() + 86_400_000).toISOString(),
+        },
+      );
+      expect(scheduled.status).toBe("scheduled");
+      await page.getByTestId("param-publicationId").fill(String(scheduled.publicationId));
+      await page
+        .getByTestId("request-body")
+        .fill(JSON.stringify({ publishAt: new Date(Date.now() + 2 * 86_400_000).toISOString() }));
+    },
+  },
+  {
     id: "cancel-publication",
     status: 200,
     prepare: async (page) => {

@@ -1,46 +1,11 @@
-import AxeBuilder from "@axe-core/playwright";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { expectAxeClean, shoot, signUpMarketer } from "./support/publishing-pages";
 
-const SHOTS = "screenshots";
+const signUp = (page: Parameters<typeof signUpMarketer>[0]) =>
+  signUpMarketer(page, "publish", "Publishing Marketer");
 
-async function signUp(page: Page) {
-  const email = `e2e-publish-${Date.now()}@example.test`;
-  await page.goto("/signup");
-  await page.getByLabel("Name").fill("Publishing Marketer");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill("e2e-password-1");
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByTestId("signed-in-as")).toHaveText(email);
-  const session = await (await page.request.get("/api/auth/session")).json();
-  return { authorization: `Bearer ${session.accessToken}` };
-}
-
-async function expectAxeClean(page: Page, what: string, include?: string) {
-  const builder = new AxeBuilder({ page });
-  if (include) builder.include(include);
-  const results = await builder.analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  expect(
-    serious.map(
-      (v) => `${v.id}: ${v.help} ${v.nodes.map((n) => `${n.target} ${n.failureSummary}`).join("; ")}`,
-    ),
-    what,
-  ).toEqual([]);
-}
-
-async function shoot(page: Page, name: string) {
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
-
-/** datetime-local's value for a local time. */
-const localInput = (date: Date) => {
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-};
+/** datetime-local's value for a time in the brand's zone (UTC: the brand is made without one). */
+const brandInput = (date: Date) => date.toISOString().slice(0, 16);
 
 test("connect Telegram, publish now with a permalink, schedule one and see it publish on the calendar", async ({
   page,
@@ -110,7 +75,7 @@ test("connect Telegram, publish now with a permalink, schedule one and see it pu
   await page.goto(`/studio/${second}`);
   await publish.getByLabel("At a time").check();
   const due = new Date(Date.now() + 60_000);
-  await publish.getByLabel("Publish at (your time)").fill(localInput(due));
+  await publish.getByLabel("Publish at (UTC)").fill(brandInput(due));
   await publish.getByRole("button", { name: "Schedule for Northwind News" }).click();
   await expect(publish.getByTestId("publication-status").first()).toHaveAttribute("data-status", "scheduled");
 

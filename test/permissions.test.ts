@@ -200,6 +200,18 @@ const REQUESTS: Record<string, () => Promise<Omit<Request, "method">>> = {
     json: { channelId, publishAt: new Date(Date.now() + 86_400_000).toISOString() },
     status: 202,
   }),
+  "reschedule-publication": async () => {
+    const created = await call(owner, `/api/posts/${await newPost()}/publications`, {
+      method: "POST",
+      json: { channelId, publishAt: new Date(Date.now() + 86_400_000).toISOString() },
+    });
+    expect(created.status, created.text).toBe(202);
+    return {
+      path: `/api/publications/${created.body.publicationId}`,
+      json: { publishAt: new Date(Date.now() + 2 * 86_400_000).toISOString() },
+      status: 200,
+    };
+  },
   "list-activity": async () => ({ path: `/api/brands/${brandId}/activity`, status: 200 }),
   "revoke-invitation": async () => {
     const { invitationId } = await invite(

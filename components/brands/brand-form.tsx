@@ -1,13 +1,14 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { type FormEvent, type ReactNode, type TextareaHTMLAttributes, useState } from "react";
+import { type FormEvent, type ReactNode, type TextareaHTMLAttributes, useEffect, useState } from "react";
 import { Button, Card, ErrorNotice, Field, TextInput } from "@/components/ui/primitives";
 import { ApiClientError, callApi } from "@/lib/client/api-client";
 import { createBrand, updateBrand } from "@/lib/client/operations";
 import { BRAND_FONT_IDS, BRAND_FONTS, TTS_VOICES } from "@/lib/contracts/brand-kit-rules";
 import { BRAND_LIMITS } from "@/lib/contracts/brand-rules";
 import type { BrandResponse, CreateBrandInput, UpdateBrandInput } from "@/lib/contracts/brands";
+import { formatInZone, localTimeZone, timeZoneNames } from "@/lib/contracts/time-zone";
 import {
   type BrandDraft,
   changedFields,
@@ -73,6 +74,16 @@ export function BrandForm({
   const [draft, setDraft] = useState<BrandDraft>(() => toDraft(brand));
   const [errors, setErrors] = useState<FieldErrors>({});
   const [saved, setSaved] = useState(false);
+  // The browser's zones and its own zone are read after mount, so the server's render and the first client
+  // render agree; a new brand then starts in the browser's zone.
+  const [zones, setZones] = useState<string[]>([]);
+  useEffect(() => {
+    setZones(timeZoneNames());
+    if (!brand) {
+      const own = localTimeZone();
+      setDraft((current) => (current.timeZone === "UTC" ? { ...current, timeZone: own } : current));
+    }
+  }, [brand]);
 
   const save = useMutation({
     mutationFn: async (body: CreateBrandInput | UpdateBrandInput) =>
@@ -285,6 +296,30 @@ export function BrandForm({
         </Section>
 
         <Section title="Team" description="How posts get from a draft to a channel.">
+          <div className="max-w-sm">
+            <Field
+              label="Time zone"
+              error={errors.timeZone}
+              hint={
+                zones.includes(draft.timeZone)
+                  ? `Publishing times show and are typed in it. Now there: ${formatInZone(new Date(), draft.timeZone, { zone: false })}.`
+                  : "An IANA name such as Europe/Berlin; type to search."
+              }
+            >
+              <TextInput
+                {...bind("timeZone")}
+                list="brand-time-zones"
+                autoComplete="off"
+                spellCheck={false}
+                placeholder="Europe/Berlin"
+              />
+            </Field>
+            <datalist id="brand-time-zones">
+              {zones.map((zone) => (
+                <option key={zone} value={zone} />
+              ))}
+            </datalist>
+          </div>
           <label className="flex items-start gap-3 text-sm">
             <input
               type="checkbox"

@@ -1,78 +1,279 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState } from "react";
+import { type DragEvent, useEffect, useRef, useState } from "react";
 import { Button, ErrorNotice } from "@/components/ui/primitives";
 import { callApi } from "@/lib/client/api-client";
-import { listPublications } from "@/lib/client/operations";
-import { brandQueries } from "@/lib/client/queries";
+import { listPublications, reschedulePublication } from "@/lib/client/operations";
+import { brandQueries, queryKeys } from "@/lib/client/queries";
+import type { BrandRole } from "@/lib/contracts/enums";
+import { can } from "@/lib/contracts/permissions";
 import type { PublicationView } from "@/lib/contracts/publishing";
+import {
+  formatInZone,
+  formatTimeInZone,
+  onZonedDay,
+  zonedDayKey,
+  zonedToUtc,
+} from "@/lib/contracts/time-zone";
 import { STATUS_STYLES } from "./publish-panel";
 
-const DAY_MS = 86_400_000;
 const WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+/** The drag's payload type: a publication id. */
+const DRAG_TYPE = "application/x-brand-studio-publication";
 
-/** Monday 00:00 (local) of the week that holds `date`. */
-function weekStart(date: Date) {
-  const start = new Date(date.getFullYear(), date.getMonth(), date.getDate());
-  start.setDate(start.getDate() - ((start.getDay() + 6) % 7));
-  return start;
+// Days are YYYY-MM-DD keys of the brand's calendar; the arithmetic runs on UTC midnights, which have no DST.
+const keyDate = (key: string) => {
+  const [year, month, day] = key.split("-").map(Number);
+  return new Date(Date.UTC(year, month - 1, day));
+};
+const dateKey = (date: Date) => date.toISOString().slice(0, 10);
+const addDays = (key: string, days: number) => {
+  const date = keyDate(key);
+  date.setUTCDate(date.getUTCDate() + days);
+  return dateKey(date);
+};
+const weekStart = (key: string) => addDays(key, -((keyDate(key).getUTCDay() + 6) % 7));
+const dayDiff = (from: string, to: string) =>
+  Math.round((keyDate(to).getTime() - keyDate(from).getTime()) / 86_400_000);
+const startOfDay = (key: string, timeZone: string) => {
+  const [year, month, day] = key.split("-").map(Number);
+  return zonedToUtc({ year, month, day, hour: 0, minute: 0 }, timeZone);
+};
+
+/** The days the view shows: whole weeks from Monday, the month's or the anchor's. */
+function range(view: "month" | "week", anchor: string) {
+  if (view === "week") return { start: weekStart(anchor), days: 7 };
+  const first = `${anchor.slice(0, 8)}01`;
+  const nextMonth = keyDate(first);
+  nextMonth.setUTCMonth(nextMonth.getUTCMonth() + 1);
+  const last = addDays(dateKey(nextMonth), -1);
+  const start = weekStart(first);
+  return { start, days: dayDiff(start, weekStart(last)) + 7 };
 }
 
-function range(view: "month" | "week", anchor: Date) {
-  if (view === "week") {
-    const from = weekStart(anchor);
-    return { from, days: 7 };
-  }
-  const first = new Date(anchor.getFullYear(), anchor.getMonth(), 1);
-  const from = weekStart(first);
-  const last = new Date(anchor.getFullYear(), anchor.getMonth() + 1, 0);
-  const days = Math.round((weekStart(last).getTime() - from.getTime()) / DAY_MS) + 7;
-  return { from, days };
+const dayLabel = (key: string) =>
+  new Intl.DateTimeFormat("en-GB", {
+    timeZone: "UTC",
+    weekday: "long",
+    day: "numeric",
+    month: "long",
+  }).format(keyDate(key));
+
+type Moving = { publication: PublicationView; day: string };
+
+function CalendarItem({
+  publication,
+  timeZone,
+  movable,
+  onDragStart,
+  onDragEnd,
+  onMoveClick,
+}: {
+  publication: PublicationView;
+  timeZone: string;
+  movable: boolean;
+  onDragStart: () => void;
+  onDragEnd: () => void;
+  onMoveClick: () => void;
+}) {
+  const time = formatTimeInZone(publication.publishAt, timeZone);
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: a drag source; the ⋯ button is the keyboard way.
+    <div
+      data-testid="calendar-item"
+      data-status={publication.status}
+      data-publication-id={publication.publicationId}
+      draggable={movable}
+      onDragStart={(event) => {
+        event.dataTransfer.setData(DRAG_TYPE, publication.publicationId);
+        event.dataTransfer.setData("text/plain", publication.publicationId);
+        event.dataTransfer.effectAllowed = "move";
+        onDragStart();
+      }}
+      onDragEnd={onDragEnd}
+      className={`flex items-center gap-1 rounded px-1.5 py-0.5 text-xs ring-1 ${STATUS_STYLES[publication.status]} ${movable ? "cursor-grab active:cursor-grabbing" : ""}`}
+    >
+      <Link
+        href={`/studio/${publication.postId}`}
+        draggable={false}
+        title={
+          publication.error?.message ??
+          publication.permalink ??
+          `${formatInZone(publication.publishAt, timeZone)}${movable ? ". Drag to another day to move it." : ""}`
+        }
+        className="min-w-0 flex-1 truncate"
+      >
+        {time} {publication.status}
+      </Link>
+      {movable && (
+        <button
+          type="button"
+          onClick={onMoveClick}
+          aria-label={`Move the post of ${formatInZone(publication.publishAt, timeZone)} to another day`}
+          data-testid="calendar-move"
+          className="shrink-0 rounded px-1 font-semibold leading-none hover:bg-white/70 focus-visible:outline-2 focus-visible:outline-sky-700"
+        >
+          ⋯
+        </button>
+      )}
+    </div>
+  );
 }
 
-const dayKey = (date: Date) => `${date.getFullYear()}-${date.getMonth()}-${date.getDate()}`;
+/** The accessible way to move: a date, then Move (the time of day stays, in the brand's zone). */
+function MoveForm({
+  publication,
+  timeZone,
+  pending,
+  onMove,
+  onClose,
+}: {
+  publication: PublicationView;
+  timeZone: string;
+  pending: boolean;
+  onMove: (day: string) => void;
+  onClose: () => void;
+}) {
+  const [day, setDay] = useState(() => zonedDayKey(new Date(publication.publishAt), timeZone));
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => input.current?.focus(), []);
+  return (
+    <form
+      data-testid="calendar-move-form"
+      aria-label="Move a scheduled post"
+      className="flex flex-wrap items-end gap-3 rounded-xl border border-sky-200 bg-sky-50 p-3 text-sm"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (day) onMove(day);
+      }}
+      onKeyDown={(event) => {
+        if (event.key === "Escape") onClose();
+      }}
+    >
+      <p className="w-full text-slate-700">
+        Move the post of <strong>{formatInZone(publication.publishAt, timeZone)}</strong> to another day; it
+        keeps its time of day.
+      </p>
+      <label className="text-sm">
+        <span className="block font-medium text-slate-700">Move to</span>
+        <input
+          ref={input}
+          type="date"
+          required
+          value={day}
+          min={zonedDayKey(new Date(), timeZone)}
+          onChange={(event) => setDay(event.target.value)}
+          className="mt-1 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm"
+        />
+      </label>
+      <Button type="submit" disabled={pending || !day}>
+        {pending ? "Moving…" : "Move"}
+      </Button>
+      <Button variant="secondary" onClick={onClose}>
+        Cancel
+      </Button>
+    </form>
+  );
+}
 
 export function PublicationCalendar() {
+  const queryClient = useQueryClient();
   const brands = useQuery({ ...brandQueries.list(), select: (data) => data.items });
   const [brandId, setBrandId] = useState("");
   const [view, setView] = useState<"month" | "week">("month");
-  const [anchor, setAnchor] = useState(() => new Date());
-  const brand = brandId || brands.data?.[0]?.brandId || "";
-  const { from, days } = range(view, anchor);
-  const to = new Date(from.getTime() + days * DAY_MS);
+  const [anchorKey, setAnchorKey] = useState<string | null>(null);
+  const [dragging, setDragging] = useState<string | null>(null);
+  const [over, setOver] = useState<string | null>(null);
+  const [moving, setMoving] = useState<PublicationView | null>(null);
+  const [moveError, setMoveError] = useState<string | null>(null);
+  const brand = brands.data?.find((item) => item.brandId === brandId) ?? brands.data?.[0];
+  const timeZone = brand?.timeZone ?? "UTC";
+  const role: BrandRole | undefined = brand?.role;
+  const mayMove = role ? can(role, "publication.cancel") : false;
+  const today = zonedDayKey(new Date(), timeZone);
+  const anchor = anchorKey ?? today;
+  const { start, days } = range(view, anchor);
+  const from = startOfDay(start, timeZone).toISOString();
+  const to = startOfDay(addDays(start, days), timeZone).toISOString();
+  const calendarKey = queryKeys.publications.calendar(brand?.brandId ?? "", from, to);
   const publications = useQuery({
-    queryKey: ["publications", "calendar", brand, from.toISOString(), days],
+    queryKey: calendarKey,
     enabled: Boolean(brand),
     refetchInterval: 5000,
     queryFn: async ({ signal }) =>
       (
         await callApi(listPublications, {
-          query: { brandId: brand, from: from.toISOString(), to: to.toISOString() },
+          query: { brandId: brand?.brandId ?? "", from, to },
           signal,
         })
-      ).data.items,
+      ).data,
   });
+
+  const reschedule = useMutation({
+    mutationFn: async ({ publication, day }: Moving) =>
+      (
+        await callApi(reschedulePublication, {
+          params: { publicationId: publication.publicationId },
+          body: { publishAt: onZonedDay(new Date(publication.publishAt), day, timeZone).toISOString() },
+        })
+      ).data,
+    onMutate: async ({ publication, day }: Moving) => {
+      setMoveError(null);
+      await queryClient.cancelQueries({ queryKey: calendarKey });
+      const previous = queryClient.getQueryData(calendarKey);
+      const publishAt = onZonedDay(new Date(publication.publishAt), day, timeZone).toISOString();
+      queryClient.setQueryData<{ items: PublicationView[] }>(
+        calendarKey,
+        (data) =>
+          data && {
+            ...data,
+            items: data.items.map((item) =>
+              item.publicationId === publication.publicationId ? { ...item, publishAt } : item,
+            ),
+          },
+      );
+      return { previous };
+    },
+    onError: (error, _moving, context) => {
+      if (context?.previous) queryClient.setQueryData(calendarKey, context.previous);
+      setMoveError(`The post was not moved: ${error.message}`);
+    },
+    onSuccess: () => setMoving(null),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.publications.all }),
+  });
+
+  const move = (publication: PublicationView, day: string) => {
+    if (zonedDayKey(new Date(publication.publishAt), timeZone) === day) return setMoving(null);
+    reschedule.mutate({ publication, day });
+  };
+
   const byDay = new Map<string, PublicationView[]>();
-  for (const publication of publications.data ?? []) {
-    const key = dayKey(new Date(publication.publishAt));
+  for (const publication of publications.data?.items ?? []) {
+    const key = zonedDayKey(new Date(publication.publishAt), timeZone);
     byDay.set(key, [...(byDay.get(key) ?? []), publication]);
   }
-  const move = (step: number) => {
-    const next = new Date(anchor);
-    if (view === "week") next.setDate(next.getDate() + 7 * step);
-    else next.setMonth(next.getMonth() + step, 1);
-    setAnchor(next);
+  const step = (direction: number) => {
+    if (view === "week") return setAnchorKey(addDays(anchor, 7 * direction));
+    const next = keyDate(`${anchor.slice(0, 8)}01`);
+    next.setUTCMonth(next.getUTCMonth() + direction);
+    setAnchorKey(dateKey(next));
   };
   const title =
     view === "month"
-      ? anchor.toLocaleDateString(undefined, { month: "long", year: "numeric" })
-      : `Week of ${from.toLocaleDateString()}`;
+      ? new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", month: "long", year: "numeric" }).format(
+          keyDate(anchor),
+        )
+      : `Week of ${new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", day: "numeric", month: "short", year: "numeric" }).format(keyDate(start))}`;
+  const findDragged = (event: DragEvent) => {
+    const id = event.dataTransfer.getData(DRAG_TYPE) || dragging;
+    return publications.data?.items.find((item) => item.publicationId === id);
+  };
 
   if (brands.isPending) return <div aria-busy className="h-96 animate-pulse rounded-xl bg-slate-100" />;
   if (brands.error) return <ErrorNotice message={brands.error.message} onRetry={() => brands.refetch()} />;
-  if (!brands.data?.length) {
+  if (!brands.data?.length || !brand) {
     return (
       <p className="text-sm text-slate-600">
         No brand yet.{" "}
@@ -89,8 +290,11 @@ export function PublicationCalendar() {
         <label className="text-sm">
           <span className="block font-medium text-slate-700">Brand</span>
           <select
-            value={brand}
-            onChange={(event) => setBrandId(event.target.value)}
+            value={brand.brandId}
+            onChange={(event) => {
+              setBrandId(event.target.value);
+              setMoving(null);
+            }}
             className="mt-1 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm"
           >
             {brands.data.map((item) => (
@@ -114,24 +318,45 @@ export function PublicationCalendar() {
           ))}
         </fieldset>
         <div className="flex items-center gap-1">
-          <Button variant="secondary" aria-label="Previous" onClick={() => move(-1)}>
+          <Button variant="secondary" aria-label="Previous" onClick={() => step(-1)}>
             ←
           </Button>
-          <Button variant="secondary" onClick={() => setAnchor(new Date())}>
+          <Button variant="secondary" onClick={() => setAnchorKey(null)}>
             Today
           </Button>
-          <Button variant="secondary" aria-label="Next" onClick={() => move(1)}>
+          <Button variant="secondary" aria-label="Next" onClick={() => step(1)}>
             →
           </Button>
         </div>
-        <h2 className="text-lg font-semibold" data-testid="calendar-title">
-          {title}
-        </h2>
+        <div>
+          <h2 className="text-lg font-semibold" data-testid="calendar-title">
+            {title}
+          </h2>
+          <p className="text-xs text-slate-600" data-testid="calendar-zone">
+            Times in {timeZone}
+            {mayMove ? " · drag a scheduled post to another day, or use its ⋯ button" : ""}
+          </p>
+        </div>
       </div>
       {publications.error && (
         <ErrorNotice message={publications.error.message} onRetry={() => publications.refetch()} />
       )}
-      {publications.data && publications.data.length === 0 && (
+      {moveError && (
+        <div data-testid="calendar-move-error">
+          <ErrorNotice message={moveError} />
+        </div>
+      )}
+      {moving && (
+        <MoveForm
+          key={moving.publicationId}
+          publication={moving}
+          timeZone={timeZone}
+          pending={reschedule.isPending}
+          onMove={(day) => move(moving, day)}
+          onClose={() => setMoving(null)}
+        />
+      )}
+      {publications.data && publications.data.items.length === 0 && (
         <p className="text-sm text-slate-600" data-testid="calendar-empty">
           Nothing scheduled or published in this {view}. Publish a post from the studio.
         </p>
@@ -144,39 +369,101 @@ export function PublicationCalendar() {
             </div>
           ))}
           {Array.from({ length: days }, (_, index) => {
-            const date = new Date(from.getFullYear(), from.getMonth(), from.getDate() + index);
-            const items = byDay.get(dayKey(date)) ?? [];
-            const outside = view === "month" && date.getMonth() !== anchor.getMonth();
+            const key = addDays(start, index);
+            const items = byDay.get(key) ?? [];
+            const outside = view === "month" && key.slice(0, 7) !== anchor.slice(0, 7);
+            const target = dragging !== null && over === key;
             return (
+              // biome-ignore lint/a11y/noStaticElementInteractions: a drop target; the ⋯ button is the keyboard way.
               <div
-                key={date.toISOString()}
-                className={`min-h-24 space-y-1 p-1.5 ${outside ? "bg-slate-50 text-slate-500" : "bg-white"}`}
+                key={key}
+                data-testid="calendar-day"
+                data-day={key}
+                onDragOver={(event) => {
+                  if (!dragging) return;
+                  event.preventDefault();
+                  event.dataTransfer.dropEffect = "move";
+                  if (over !== key) setOver(key);
+                }}
+                onDragLeave={() => setOver((current) => (current === key ? null : current))}
+                onDrop={(event) => {
+                  event.preventDefault();
+                  const publication = findDragged(event);
+                  setDragging(null);
+                  setOver(null);
+                  if (publication) move(publication, key);
+                }}
+                className={`min-h-24 space-y-1 p-1.5 ${outside ? "bg-slate-50 text-slate-500" : "bg-white"} ${target ? "outline-2 -outline-offset-2 outline-sky-500" : ""}`}
               >
-                <div className="text-xs font-medium">{date.getDate()}</div>
+                <div
+                  className={`text-xs font-medium ${key === today ? "inline-block rounded-full bg-brand-600 px-1.5 text-white" : ""}`}
+                  title={dayLabel(key)}
+                >
+                  {Number(key.slice(8))}
+                </div>
                 {publications.isPending && index === 0 && (
                   <div className="h-4 animate-pulse rounded bg-slate-100" />
                 )}
                 {items.map((publication) => (
-                  <Link
+                  <CalendarItem
                     key={publication.publicationId}
-                    href={`/studio/${publication.postId}`}
-                    data-testid="calendar-item"
-                    data-status={publication.status}
-                    title={publication.error?.message ?? publication.permalink ?? undefined}
-                    className={`block truncate rounded px-1.5 py-0.5 text-xs ring-1 ${STATUS_STYLES[publication.status]}`}
-                  >
-                    {new Date(publication.publishAt).toLocaleTimeString([], {
-                      hour: "2-digit",
-                      minute: "2-digit",
-                    })}{" "}
-                    {publication.status}
-                  </Link>
+                    publication={publication}
+                    timeZone={timeZone}
+                    movable={mayMove && publication.status === "scheduled"}
+                    onDragStart={() => setDragging(publication.publicationId)}
+                    onDragEnd={() => {
+                      setDragging(null);
+                      setOver(null);
+                    }}
+                    onMoveClick={() => {
+                      setMoveError(null);
+                      setMoving(publication);
+                    }}
+                  />
                 ))}
               </div>
             );
           })}
         </div>
       </div>
+      {publications.data && publications.data.items.length > 0 && (
+        // On a phone the grid scrolls sideways and drag and drop does not work by touch: the same posts as a list.
+        <section aria-labelledby="calendar-agenda-title" className="space-y-2 sm:hidden">
+          <h3 id="calendar-agenda-title" className="text-sm font-semibold text-slate-700">
+            This {view}, as a list
+          </h3>
+          <ul className="space-y-1.5">
+            {[...byDay.entries()]
+              .sort(([a], [b]) => a.localeCompare(b))
+              .flatMap(([, items]) => items)
+              .map((publication) => (
+                <li
+                  key={publication.publicationId}
+                  data-testid="calendar-agenda-item"
+                  className={`flex items-center gap-2 rounded-lg px-3 py-2 text-sm ring-1 ${STATUS_STYLES[publication.status]}`}
+                >
+                  <Link href={`/studio/${publication.postId}`} className="min-w-0 flex-1 truncate">
+                    {formatInZone(publication.publishAt, timeZone, { zone: false })} · {publication.status}
+                  </Link>
+                  {mayMove && publication.status === "scheduled" && (
+                    <button
+                      type="button"
+                      onClick={() => {
+                        setMoveError(null);
+                        setMoving(publication);
+                        window.scrollTo({ top: 0, behavior: "smooth" });
+                      }}
+                      aria-label={`Move the post of ${formatInZone(publication.publishAt, timeZone)} to another day`}
+                      className="shrink-0 rounded px-2 py-0.5 font-medium underline"
+                    >
+                      Move…
+                    </button>
+                  )}
+                </li>
+              ))}
+          </ul>
+        </section>
+      )}
     </div>
   );
 }

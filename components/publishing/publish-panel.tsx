@@ -6,9 +6,11 @@ import { useState } from "react";
 import { Button, Card, ErrorNotice, Field, TextInput } from "@/components/ui/primitives";
 import { callApi } from "@/lib/client/api-client";
 import { createPublication, getPublication, listPublications } from "@/lib/client/operations";
+import { brandQueries, queryKeys } from "@/lib/client/queries";
 import type { BrandRole } from "@/lib/contracts/enums";
 import { can } from "@/lib/contracts/permissions";
 import type { PublicationView } from "@/lib/contracts/publishing";
+import { formatInZone, fromZonedInputValue } from "@/lib/contracts/time-zone";
 import { PLATFORM_LABELS, useChannels } from "./channels-panel";
 
 const FINAL = new Set(["published", "failed", "canceled"]);
@@ -33,9 +35,14 @@ export function PublicationStatus({ publication }: { publication: PublicationVie
   );
 }
 
-function PublicationRow({ publicationId }: { publicationId: string }) {
+/** The brand's time zone (UTC until the brand has loaded): publication times show and are typed in it. */
+export function useBrandTimeZone(brandId: string) {
+  return useQuery({ ...brandQueries.detail(brandId), select: (brand) => brand.timeZone }).data ?? "UTC";
+}
+
+function PublicationRow({ publicationId, timeZone }: { publicationId: string; timeZone: string }) {
   const publication = useQuery({
-    queryKey: ["publications", "detail", publicationId],
+    queryKey: queryKeys.publications.detail(publicationId),
     queryFn: async ({ signal }) =>
       (await callApi(getPublication, { params: { publicationId }, signal })).data,
     refetchInterval: (query) => (query.state.data && FINAL.has(query.state.data.status) ? false : 1500),
@@ -46,7 +53,9 @@ function PublicationRow({ publicationId }: { publicationId: string }) {
     <li className="space-y-1 text-sm" data-testid="publication-row">
       <div className="flex flex-wrap items-center gap-2">
         <PublicationStatus publication={p} />
-        <span className="text-slate-600">{new Date(p.publishAt).toLocaleString()}</span>
+        <span className="text-slate-600" data-testid="publication-time">
+          {formatInZone(p.publishAt, timeZone)}
+        </span>
         {p.permalink && (
           <a
             href={p.permalink}
@@ -82,8 +91,9 @@ export function PublishPanel({
   const [channelId, setChannelId] = useState("");
   const [when, setWhen] = useState<"now" | "later">("now");
   const [at, setAt] = useState("");
+  const timeZone = useBrandTimeZone(brandId);
   const history = useQuery({
-    queryKey: ["publications", "post", postId],
+    queryKey: queryKeys.publications.post(postId),
     queryFn: async ({ signal }) =>
       (
         await callApi(listPublications, {
@@ -95,19 +105,21 @@ export function PublishPanel({
           },
           signal,
         })
-      ).data.items,
+      ).data,
+    select: (data) => data.items,
   });
   const publish = useMutation({
     mutationFn: async () => {
       const chosen = channelId || channels.data?.[0]?.channelId || "";
-      const publishAt = when === "later" && at ? new Date(at).toISOString() : undefined;
+      // The time typed is the brand's wall clock, whatever the browser's zone.
+      const publishAt = when === "later" && at ? fromZonedInputValue(at, timeZone)?.toISOString() : undefined;
       return (
         await callApi(createPublication, { params: { postId }, body: { channelId: chosen, publishAt } })
       ).data;
     },
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ["publications"] });
-      void queryClient.invalidateQueries({ queryKey: ["posts"] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.publications.all });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.posts.all });
     },
   });
   const active = channels.data?.filter((channel) => channel.status === "active") ?? [];
@@ -177,7 +189,7 @@ export function PublishPanel({
               </label>
             </fieldset>
             {when === "later" && (
-              <Field label="Publish at (your time)">
+              <Field label={`Publish at (${timeZone})`} hint="In the brand's time zone.">
                 <TextInput
                   type="datetime-local"
                   value={at}
@@ -202,7 +214,11 @@ export function PublishPanel({
         {history.data && history.data.length > 0 && (
           <ul className="space-y-2 border-t border-slate-100 pt-3" aria-label="Publications of this post">
             {history.data.map((publication) => (
-              <PublicationRow key={publication.publicationId} publicationId={publication.publicationId} />
+              <PublicationRow
+                key={publication.publicationId}
+                publicationId={publication.publicationId}
+                timeZone={timeZone}
+              />
             ))}
           </ul>
         )}

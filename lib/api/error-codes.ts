@@ -26,6 +26,7 @@ export const ERROR_CODES = {
   publish_rule_violation: { status: 422, retryable: false },
   channel_check_failed: { status: 422, retryable: false },
   publication_not_cancelable: { status: 409, retryable: false },
+  publication_not_reschedulable: { status: 409, retryable: false },
   publish_outcome_unknown: { status: 502, retryable: false },
   oauth_state_invalid: { status: 400, retryable: false },
   channel_not_configured: { status: 409, retryable: false },

@@ -31,6 +31,7 @@ export async function toBrandResponse(brand: Brand, role: BrandRole): Promise<Br
     ttsVoice: (TTS_VOICES as readonly string[]).includes(brand.ttsVoice ?? "")
       ? (brand.ttsVoice as TtsVoice)
       : null,
+    timeZone: brand.timeZone,
     requiresApproval: brand.requiresApproval,
     monthlyVideoQuota: brand.monthlyVideoQuota,
     effectiveMonthlyVideoQuota: effectiveMonthlyQuota(brand.monthlyVideoQuota),

@@ -64,6 +64,9 @@ export const disconnectChannel = typed<typeof publishing.disconnectChannel>(ROUT
 export const createPublication = typed<typeof publishing.createPublication>(ROUTES.createPublication);
 export const listPublications = typed<typeof publishing.listPublications>(ROUTES.listPublications);
 export const getPublication = typed<typeof publishing.getPublication>(ROUTES.getPublication);
+export const reschedulePublication = typed<typeof publishing.reschedulePublication>(
+  ROUTES.reschedulePublication,
+);
 export const cancelPublication = typed<typeof publishing.cancelPublication>(ROUTES.cancelPublication);
 export const listMembers = typed<typeof teams.listMembers>(ROUTES.listMembers);
 export const updateMember = typed<typeof teams.updateMember>(ROUTES.updateMember);

@@ -44,6 +44,15 @@ export const queryKeys = {
     list: (brandId: string) => ["posts", "list", brandId] as const,
     detail: (postId: string) => ["posts", "detail", postId] as const,
   },
+  publications: {
+    all: ["publications"] as const,
+    /** The calendar's window of a brand (the list envelope's items). */
+    calendar: (brandId: string, from: string, to: string) =>
+      ["publications", "calendar", brandId, from, to] as const,
+    /** One post's publications (the list envelope's items). */
+    post: (postId: string) => ["publications", "post", postId] as const,
+    detail: (publicationId: string) => ["publications", "detail", publicationId] as const,
+  },
   webhooks: {
     all: ["webhooks"] as const,
     list: () => ["webhooks", "list"] as const,

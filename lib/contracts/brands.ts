@@ -12,6 +12,7 @@ import { idOf, isoDateTime, userText } from "./common";
 import { AVATAR_STATUSES, BRAND_ROLES } from "./enums";
 import { defineOperation } from "./operation";
 import { ROUTES } from "./routes";
+import { canonicalTimeZone } from "./time-zone";
 import { VIDEO_ASPECT_RATIOS } from "./video-rules";
 
 export * from "./brand-kit-rules";
@@ -119,6 +120,21 @@ export const brandFields = {
     .describe(
       "The OpenAI voice videos speak with when the server has OPENAI_API_KEY; null uses the server's TTS_VOICE. Without OpenAI, eSpeak NG speaks in the brand's language.",
     ),
+  timeZone: userText({ error: "The time zone must be text." })
+    .trim()
+    .transform((name, ctx) => {
+      const zone = canonicalTimeZone(name);
+      if (zone) return zone;
+      ctx.addIssue({
+        code: "custom",
+        message: `"${name.slice(0, 60)}" is not a time zone. Use an IANA name such as Europe/Berlin, America/New_York or UTC.`,
+      });
+      return z.NEVER;
+    })
+    .meta({ example: "Europe/Berlin" })
+    .describe(
+      "The brand's IANA time zone (Europe/Berlin, UTC…). Publication times are stored in UTC and shown, and typed, in this zone; the calendar's days are its days.",
+    ),
   requiresApproval: z
     .boolean({ error: "requiresApproval must be true or false." })
     .meta({ example: false })
@@ -166,6 +182,7 @@ export const createBrandBody = brandObject({
   secondaryColor: brandFields.secondaryColor.default("#F59E0B"),
   font: brandFields.font.default("sans"),
   ttsVoice: brandFields.ttsVoice.default(null),
+  timeZone: brandFields.timeZone.default("UTC"),
   requiresApproval: brandFields.requiresApproval.default(false),
   monthlyVideoQuota: brandFields.monthlyVideoQuota.default(null),
 }).meta({ id: "CreateBrandRequest" });
@@ -185,6 +202,7 @@ export const updateBrandBody = brandObject({
   secondaryColor: brandFields.secondaryColor.optional(),
   font: brandFields.font.optional(),
   ttsVoice: brandFields.ttsVoice.optional(),
+  timeZone: brandFields.timeZone.optional(),
   requiresApproval: brandFields.requiresApproval.optional(),
   monthlyVideoQuota: brandFields.monthlyVideoQuota.optional(),
 })
@@ -210,6 +228,12 @@ export const brandResponse = z
   .object({
     brandId: idOf("brd"),
     ...brandFields,
+    timeZone: z
+      .string()
+      .meta({ example: "Europe/Berlin" })
+      .describe(
+        "The brand's IANA time zone: publication times show in it, and the calendar's days are its days.",
+      ),
     effectiveMonthlyVideoQuota: z
       .int()
       .meta({ example: 30 })

@@ -81,6 +81,11 @@ export const ERROR_DETAILS: Partial<Record<ErrorCode, z.ZodType>> = {
   publication_not_cancelable: z.object({
     status: z.enum(["publishing", "published", "failed"]).describe("The publication's status now."),
   }),
+  publication_not_reschedulable: z.object({
+    status: z
+      .enum(["publishing", "published", "failed", "canceled"])
+      .describe("The publication's status now."),
+  }),
   forbidden: z.object({
     role: z.enum(BRAND_ROLES).describe("The caller's role on the brand."),
     required: z.enum(BRAND_ROLES).describe("The weakest role that may do this."),

@@ -33,6 +33,7 @@ import {
   getPublication,
   listChannels,
   listPublications,
+  reschedulePublication,
 } from "./publishing";
 import { listReviewQueue, reviewPost, submitPost } from "./reviews";
 import {
@@ -98,6 +99,7 @@ export const operations: Operation[] = [
   createPublication,
   listPublications,
   getPublication,
+  reschedulePublication,
   cancelPublication,
   listMembers,
   updateMember,

@@ -106,11 +106,20 @@ export type PublicationView = z.infer<typeof publication>;
 
 export const createPublicationParams = z.object({ postId: idOf("pst") });
 
+/** How far ahead a publication may be scheduled (create and reschedule). */
+export const PUBLISH_AT_MAX_DAYS = 365;
+
+const notTooFar = (value: string) => Date.parse(value) <= Date.now() + PUBLISH_AT_MAX_DAYS * 86_400_000;
+const TOO_FAR = `Schedule at most ${PUBLISH_AT_MAX_DAYS} days ahead.`;
+
 export const createPublicationBody = z.object({
   channelId: idOf("chn"),
   publishAt: isoDateTime
+    .refine(notTooFar, TOO_FAR)
     .optional()
-    .describe("When to publish, UTC (an offset is accepted). Absent or in the past: now.")
+    .describe(
+      `When to publish, UTC (an offset is accepted). Absent or in the past: now. At most ${PUBLISH_AT_MAX_DAYS} days ahead.`,
+    )
     .meta({ example: "2026-12-01T09:00:00Z" }),
 });
 
@@ -144,6 +153,33 @@ export const listPublicationsQuery = z
 export const listPublicationsResponse = z.object({ items: z.array(publication) });
 
 export const publicationParams = z.object({ publicationId: idOf("pub") });
+
+export const reschedulePublicationBody = z
+  .strictObject({
+    publishAt: isoDateTime
+      .refine((value) => Date.parse(value) > Date.now(), "Pick a time in the future.")
+      .refine(notTooFar, TOO_FAR)
+      .describe(
+        `The new time, UTC (an offset is accepted): in the future, at most ${PUBLISH_AT_MAX_DAYS} days ahead.`,
+      )
+      .meta({ example: "2026-12-02T09:00:00Z" }),
+  })
+  .meta({ id: "ReschedulePublicationRequest" });
+
+export type ReschedulePublicationInput = z.output<typeof reschedulePublicationBody>;
+
+/** What creating and rescheduling a publication can both answer (the checks they share, and the queue). */
+const PUBLISH_CHECK_ERRORS = [
+  "invalid_request",
+  "unauthorized",
+  "forbidden",
+  "not_found",
+  "channel_reauth_required",
+  "publish_rule_violation",
+  "provider_unavailable",
+  "service_unavailable",
+  "internal_error",
+] as const;
 
 export const listChannels = defineOperation({
   ...ROUTES.listChannels,
@@ -214,18 +250,7 @@ export const createPublication = defineOperation({
       headers: ["Location"],
     },
   },
-  errors: [
-    "invalid_request",
-    "unauthorized",
-    "forbidden",
-    "not_found",
-    "post_not_approved",
-    "channel_reauth_required",
-    "publish_rule_violation",
-    "provider_unavailable",
-    "service_unavailable",
-    "internal_error",
-  ],
+  errors: ["post_not_approved", ...PUBLISH_CHECK_ERRORS],
 });
 
 export const listPublications = defineOperation({
@@ -246,6 +271,21 @@ export const getPublication = defineOperation({
   pathParams: publicationParams,
   responses: { 200: { description: "The publication.", schema: publication } },
   errors: ["invalid_request", "unauthorized", "not_found", "service_unavailable", "internal_error"],
+});
+
+export const reschedulePublication = defineOperation({
+  ...ROUTES.reschedulePublication,
+  title: "Reschedule publication",
+  auth: "bearer",
+  permission: "publication.cancel",
+  summary:
+    "Moves a scheduled publication that has not started to a new time. The channel's rules and the brand's approval are checked again, as when it was created; it then runs at the new time only. Owners only.",
+  pathParams: publicationParams,
+  body: reschedulePublicationBody,
+  responses: {
+    200: { description: "The publication, due at its new time.", schema: publication },
+  },
+  errors: ["publication_not_reschedulable", "post_not_approved", ...PUBLISH_CHECK_ERRORS],
 });
 
 export const cancelPublication = defineOperation({

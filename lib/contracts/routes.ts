@@ -73,6 +73,11 @@ export const ROUTES = {
   }),
   listPublications: route({ id: "list-publications", method: "GET", path: "/api/publications" }),
   getPublication: route({ id: "get-publication", method: "GET", path: "/api/publications/{publicationId}" }),
+  reschedulePublication: route({
+    id: "reschedule-publication",
+    method: "PATCH",
+    path: "/api/publications/{publicationId}",
+  }),
   cancelPublication: route({
     id: "cancel-publication",
     method: "DELETE",

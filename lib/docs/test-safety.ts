@@ -75,6 +75,9 @@ function createsOf(cardId: string, body: Json): string {
 
 /** What a changing card changes, in words, from its method and test body. */
 function changeOf(method: string, cardId: string, body: Json): string {
+  if (cardId === "reschedule-publication") {
+    return `moves it to ${quote(bodyField(body, "publishAt") ?? "the time in the body")} if it is still scheduled; it then publishes at that time for real, and nothing is sent at the old time.`;
+  }
   if (method === "PATCH" && body && typeof body === "object" && !Array.isArray(body)) {
     const fields = Object.entries(body).map(([field, value]) => `${field} → ${quote(value)}`);
     return `sets ${fields.join("; ")}. Other fields keep their values.`;

@@ -43,6 +43,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     "Connecting a channel: the platform refused the check (a wrong token, an unknown chat, a bot that is not an administrator allowed to post, or an OAuth grant the platform refused). `details`: `{ check, platformMessage }`.",
   publication_not_cancelable:
     "The publication has already started, been published or failed; only a scheduled one can be canceled. `details`: `{ status }`.",
+  publication_not_reschedulable:
+    "The publication has already started, been published, failed or been canceled; only a scheduled one can be moved to another time. `details`: `{ status }`.",
   publish_outcome_unknown:
     "A publication's error only (never an HTTP answer): the worker stopped after calling the platform and before it saved the answer. It is never re-sent on its own; check the channel.",
   oauth_state_invalid:

@@ -2,7 +2,7 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import type { PgBoss } from "pg-boss";
 import { getDb } from "@/db/client";
-import { posts, publications } from "@/db/schema";
+import { type ChannelConnection, type Post, posts, publications } from "@/db/schema";
 import { ApiError, notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import { requireBrandPermission } from "@/lib/brands/brand-access";
@@ -29,7 +29,39 @@ export function notApproved(status: string) {
   );
 }
 
-async function openQueue(): Promise<PgBoss> {
+/**
+ * What publishing a post on a channel needs, checked at create and at reschedule: a connection whose token
+ * works (409), the brand's approval (409), the channel's rules (422).
+ */
+export async function assertPublishable({
+  requiresApproval,
+  post,
+  channel,
+}: {
+  requiresApproval: boolean;
+  post: Post;
+  channel: ChannelConnection;
+}) {
+  if (channel.status === "needs_reconnect") {
+    throw new ApiError(
+      "channel_reauth_required",
+      `${channel.accountName} refused the stored token; an owner must reconnect it before publishing.`,
+    );
+  }
+  if (requiresApproval && !(APPROVED_STATUSES as readonly string[]).includes(post.status)) {
+    throw notApproved(post.status);
+  }
+  const violation =
+    publishRuleViolation(channel.channel, post) ??
+    (channel.channel === "linkedin" ? await linkedinVideoRuleViolation(post) : null);
+  if (violation) {
+    const { message, ...details } = violation;
+    throw new ApiError("publish_rule_violation", message, { details });
+  }
+}
+
+/** The publish queue, ready for a job; 503 provider_unavailable when it does not answer in time. */
+export async function openQueue(): Promise<PgBoss> {
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([
@@ -82,22 +114,7 @@ export async function createPublication({
     permission: "publication.create",
   });
   if (channel.brandId !== post.brandId) throw notFound("Channel");
-  if (channel.status === "needs_reconnect") {
-    throw new ApiError(
-      "channel_reauth_required",
-      `${channel.accountName} refused the stored token; an owner must reconnect it before publishing.`,
-    );
-  }
-  if (brand.requiresApproval && !(APPROVED_STATUSES as readonly string[]).includes(post.status)) {
-    throw notApproved(post.status);
-  }
-  const violation =
-    publishRuleViolation(channel.channel, post) ??
-    (channel.channel === "linkedin" ? await linkedinVideoRuleViolation(post) : null);
-  if (violation) {
-    const { message, ...details } = violation;
-    throw new ApiError("publish_rule_violation", message, { details });
-  }
+  await assertPublishable({ requiresApproval: brand.requiresApproval, post, channel });
 
   const now = new Date();
   const requested = input.publishAt ? new Date(input.publishAt) : now;
