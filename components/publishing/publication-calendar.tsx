@@ -334,7 +334,15 @@ export function PublicationCalendar() {
           </h2>
           <p className="text-xs text-slate-600" data-testid="calendar-zone">
             Times in {timeZone}
-            {mayMove ? " · drag a scheduled post to another day, or use its ⋯ button" : ""}
+            {mayMove && (
+              <>
+                <span className="hidden sm:inline">
+                  {" "}
+                  · drag a scheduled post to another day, or use its ⋯ button
+                </span>
+                <span className="sm:hidden"> · move a scheduled post with Move… in the list below</span>
+              </>
+            )}
           </p>
         </div>
       </div>
