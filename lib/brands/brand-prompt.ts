@@ -16,10 +16,14 @@ export type BrandVoice = Pick<
 
 const list = (items: string[]) => items.map((item) => `- ${item}`).join("\n");
 
+/** Made once: building an Intl.DisplayNames loads locale data, which cost more than the rest of the prompt. */
+let displayNames: Intl.DisplayNames | undefined;
+
 /** "English", "German (de)", "Brazilian Portuguese (pt-BR)": a model follows a name better than a code. */
 function languageName(code: string) {
   try {
-    const name = new Intl.DisplayNames(["en"], { type: "language", fallback: "none" }).of(code);
+    displayNames ??= new Intl.DisplayNames(["en"], { type: "language", fallback: "none" });
+    const name = displayNames.of(code);
     if (name) return code === "en" ? name : `${name} (${code})`;
   } catch {}
   return `the language with code "${code}"`;
