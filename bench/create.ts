@@ -10,6 +10,9 @@ import { type AppServer, buildAll, type Running, startApp, startBaselineNext } f
  * content/create alone, against the trivial Next route in the same run, without the rest of the bench (no video
  * job, no throughput runs). Per round: 100 trivial GETs, then `n` creates on each app (concurrency 1), with the
  * server's CPU time per create. Prints the medians and the load average. Needs the builds `npm run bench` makes.
+ * `--before <checkout>` also runs that checkout's build on PGlite (say a worktree of an older commit, built
+ * with `NEXT_DIST_DIR=.next-test npx next build`; PGlite migrates itself from its own checkout), in the same
+ * rounds. Not on PostgreSQL: this checkout's `db:migrate` would give the older app newer migrations.
  */
 function option(name: string) {
   const index = process.argv.indexOf(name);
@@ -41,6 +44,8 @@ async function main() {
   const n = Number(option("--n") ?? 40);
   const pg = option("--pg");
   const profile = process.argv.includes("--profile");
+  /** A checkout of an older commit with its own .next-test build: its apps run beside these, interleaved. */
+  const before = option("--before");
   buildAll(false);
   const running: Running[] = [];
   try {
@@ -48,9 +53,13 @@ async function main() {
     running.push(trivial);
     const apps = [await startApp({ name: "PGlite", cpuProfile: profile })];
     running.push(apps[0]);
+    if (before) {
+      apps.push(await startApp({ name: "PGlite (before)", root: before }));
+      running.push(apps[apps.length - 1]);
+    }
     if (pg) {
       apps.push(await startApp({ name: "PostgreSQL", postgresUrl: pg }));
-      running.push(apps[1]);
+      running.push(apps[apps.length - 1]);
     }
     const sessions = [];
     for (const app of apps) sessions.push(await session(app));
