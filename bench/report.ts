@@ -4,6 +4,7 @@ import path from "node:path";
 import type { PageSize } from "./first-load";
 import { summariseProfile } from "./profile";
 import { type RenderBench, renderBenchRows } from "./render";
+import { CREATE_WARM_UP } from "./scenarios";
 
 type Throughput = { name: string; rps: number; p50: number; cpuPerReq: number; runs: number[] };
 type TracingRun = { app: string; traced: string; exports: number; exportedBytes?: number };
@@ -146,6 +147,8 @@ The polled job is a finished one (status \`succeeded\`). "poll 304" sends \`If-N
 
 ## POST /api/content/create, local model, concurrency 1
 
+Each app first answers ${CREATE_WARM_UP} creates that are not measured (the trivial route is warm from the throughput runs).
+
 | | p50 ms (median of ${r.rounds} rounds) | vs trivial route |
 |---|---|---|
 | trivial Next route (GET, same client) | ${f2(r.contentCreate.trivialP50)} | 1.0× |
@@ -237,6 +240,8 @@ The same build and database kind, once with OTEL_EXPORTER_OTLP_ENDPOINT unset (n
 the driver itself) and once exporting every span (Next's, the operation's, one per database statement, the
 AI SDK's) over OTLP/HTTP protobuf with the default batch delay to a receiver on this machine (${exports} export
 requests${bytes} received). Goals are judged with tracing off; the last column is the price of turning it on.
+Each app answers ${CREATE_WARM_UP} creates, not measured, before content/create's rounds (the trivial route is warm
+from the throughput runs).
 ${
   trivial
     ? `Trivial route in this run: ${Math.round(trivial.rps)} req/s, ${f2(trivial.cpuPerReq)} ms CPU/req; content/create's trivial p50 ${f2(r.contentCreate.trivialP50)} ms.

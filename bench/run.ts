@@ -12,6 +12,7 @@ import {
   enqueueToRunning,
   getLatencies,
   prepareSession,
+  warmContentCreate,
 } from "./scenarios";
 import {
   BASELINE_DIR,
@@ -119,6 +120,7 @@ async function tracingOnly(seconds: number, rounds: number) {
       sessions.map((s) => [s.server.name, { ms: 0, n: 0 }]),
     );
     const CREATES = 30;
+    for (const s of sessions) await warmContentCreate(s);
     for (let round = 0; round < rounds; round++) {
       console.log(`bench: content/create round ${round + 1}/${rounds}`);
       trivialLatency.push(median(await getLatencies(`${trivial.url}/api/bench`, 100)));
@@ -252,9 +254,10 @@ async function main() {
     }
     const throughput = await loadRounds(targets, rounds, seconds);
 
-    // content/create at concurrency 1 against the trivial route's latency, interleaved.
+    // content/create at concurrency 1 against the trivial route's latency, interleaved, both warm.
     const trivialLatency: number[] = [];
     const createLatency = new Map<string, number[]>(sessions.map((s) => [s.server.name, []]));
+    for (const s of sessions) await warmContentCreate(s);
     for (let round = 0; round < rounds; round++) {
       console.log(`bench: content/create round ${round + 1}/${rounds}`);
       trivialLatency.push(median(await getLatencies(`${trivial.url}/api/bench`, 100)));

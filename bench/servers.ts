@@ -167,6 +167,8 @@ export async function startApp(options: {
   cpuProfile?: boolean;
   /** More environment, e.g. the OTLP endpoint for the tracing-on server. */
   env?: Record<string, string>;
+  /** Another checkout with its own .next-test build (an older commit, for a before/after in one run). */
+  root?: string;
 }): Promise<AppServer> {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bs-bench-"));
@@ -205,7 +207,7 @@ export async function startApp(options: {
       String(port),
     ],
     {
-      cwd: ROOT,
+      cwd: options.root ?? ROOT,
       env: { ...process.env, NEXT_DIST_DIR: TEST_DIST_DIR, NEXT_TELEMETRY_DISABLED: "1", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     },

@@ -15,7 +15,15 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema, ExtractTablesWithRe
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 export type Database =
-  | { kind: "pglite"; db: Db; pglite: PGlite; close: () => Promise<void> }
+  | {
+      kind: "pglite";
+      db: Db;
+      /** PGlite itself (pg-boss, migrations' own statements). */
+      pglite: PGlite;
+      /** What drizzle queries through: PGlite with batched, prepared statements (db/pglite-pipelined.ts). */
+      client: PGlite;
+      close: () => Promise<void>;
+    }
   | { kind: "postgres"; db: Db; sql: Sql; url: string; close: () => Promise<void> };
 
 /**
@@ -79,13 +87,15 @@ async function openPglite(dataDir: string, traceStatements = false): Promise<Dat
     // If the child could not run (no node binary, say), PGlite initialises the folder itself, in-process.
     await initPgliteInChild(folder);
     const pglite = await PGlite.create(folder, { startParams: await pgliteStartParams() });
-    const client = traceStatements ? (await import("./traced-driver")).tracePglite(pglite) : pglite;
+    const pipelined = (await import("./pglite-pipelined")).pipelinedPglite(pglite);
+    const client = traceStatements ? (await import("./traced-driver")).tracePglite(pipelined) : pipelined;
     const db = drizzle(client, { schema }) as unknown as Db;
     process.once("exit", release);
     return {
       kind: "pglite",
       db,
       pglite,
+      client: pipelined,
       close: async () => {
         await pglite.close();
         release();

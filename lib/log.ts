@@ -34,7 +34,39 @@ function write(level: Level, event: string, fields: Record<string, unknown> = {}
   });
   if (level === "error") console.error(line);
   else if (level === "warn") console.warn(line);
-  else console.log(line);
+  else writeInfo(line);
+}
+
+/**
+ * Info lines (one or more per request on the hot paths: every post made, every job polled) are written
+ * straight to stdout, once the current task is done, all pending ones in one write: through `console.log`
+ * each line went through Next's console wrappers and a write of its own before the response was sent.
+ * Warnings and errors stay immediate. Lines still pending when the process exits are written then.
+ */
+// On globalThis: Next bundles each route with its own copy of this module, and they share one buffer.
+const globalForLog = globalThis as unknown as {
+  brandStudioLog?: { pending: string[]; scheduled: boolean };
+};
+if (!globalForLog.brandStudioLog) {
+  const state = { pending: [] as string[], scheduled: false };
+  if (typeof process.once === "function") process.once("exit", () => flushInfo(state));
+  globalForLog.brandStudioLog = state;
+}
+const buffer = globalForLog.brandStudioLog;
+
+function flushInfo(state: { pending: string[]; scheduled: boolean }) {
+  state.scheduled = false;
+  if (state.pending.length === 0) return;
+  const text = `${state.pending.join("\n")}\n`;
+  state.pending.length = 0;
+  process.stdout.write(text);
+}
+
+function writeInfo(line: string) {
+  buffer.pending.push(line);
+  if (buffer.scheduled) return;
+  buffer.scheduled = true;
+  setImmediate(flushInfo, buffer);
 }
 
 export const log = {

@@ -16,13 +16,29 @@ export type BrandVoice = Pick<
 
 const list = (items: string[]) => items.map((item) => `- ${item}`).join("\n");
 
-/** "English", "German (de)", "Brazilian Portuguese (pt-BR)": a model follows a name better than a code. */
-function languageName(code: string) {
+/**
+ * Each code's name is looked up once per process: building an Intl.DisplayNames and asking it cost more
+ * than the rest of the prompt. Brands use a handful of codes; the map is bounded all the same.
+ */
+const languageNames = new Map<string, string>();
+
+function lookUpLanguageName(code: string) {
   try {
     const name = new Intl.DisplayNames(["en"], { type: "language", fallback: "none" }).of(code);
     if (name) return code === "en" ? name : `${name} (${code})`;
   } catch {}
   return `the language with code "${code}"`;
+}
+
+/** "English", "German (de)", "Brazilian Portuguese (pt-BR)": a model follows a name better than a code. */
+function languageName(code: string) {
+  let name = languageNames.get(code);
+  if (name === undefined) {
+    name = lookUpLanguageName(code);
+    if (languageNames.size >= 500) languageNames.clear();
+    languageNames.set(code, name);
+  }
+  return name;
 }
 
 /**

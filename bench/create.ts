@@ -1,0 +1,114 @@
+import os from "node:os";
+import { signInAsDemo } from "../test/support/auth";
+import { cpuMs, median, sleep, timedRequest } from "./measure";
+import { summariseProfile } from "./profile";
+import { contentCreateLatencies } from "./scenarios";
+import { type AppServer, buildAll, type Running, startApp, startBaselineNext } from "./servers";
+
+/**
+ * `node --conditions=react-server --import tsx bench/create.ts [--pg <url>] [--rounds n] [--n n] [--profile]`:
+ * content/create alone, against the trivial Next route in the same run, without the rest of the bench (no video
+ * job, no throughput runs). Per round: 100 trivial GETs, then `n` creates on each app (concurrency 1), with the
+ * server's CPU time per create. Prints the medians and the load average. Needs the builds `npm run bench` makes.
+ * `--before <checkout>` also runs that checkout's build on PGlite (say a worktree of an older commit, built
+ * with `NEXT_DIST_DIR=.next-test npx next build`; PGlite migrates itself from its own checkout), in the same
+ * rounds. Not on PostgreSQL: this checkout's `db:migrate` would give the older app newer migrations.
+ */
+function option(name: string) {
+  const index = process.argv.indexOf(name);
+  return index >= 0 ? process.argv[index + 1] : undefined;
+}
+
+async function session(server: AppServer) {
+  const { accessToken } = await signInAsDemo(server.url);
+  const auth = { authorization: `Bearer ${accessToken}`, "content-type": "application/json" };
+  const key = await timedRequest(`${server.url}/api/keys`, {
+    method: "POST",
+    headers: auth,
+    body: JSON.stringify({ name: "bench" }),
+  });
+  const apiKey = JSON.parse(key.body).key as string;
+  const brands = JSON.parse((await timedRequest(`${server.url}/api/brands`, { headers: auth })).body);
+  return { server, apiKey, brandId: brands.items[0].brandId as string };
+}
+
+async function creates(s: Awaited<ReturnType<typeof session>>, n: number, seedBase: number) {
+  const cpuBefore = cpuMs(s.server.pid);
+  // The bench's own loop; this script makes no video job, so the session has none to poll.
+  const samples = await contentCreateLatencies({ ...s, token: "", jobId: "", etag: "" }, n, seedBase);
+  return { p50: median(samples), cpu: (cpuMs(s.server.pid) - cpuBefore) / n };
+}
+
+async function main() {
+  const rounds = Number(option("--rounds") ?? 5);
+  const n = Number(option("--n") ?? 40);
+  const pg = option("--pg");
+  const profile = process.argv.includes("--profile");
+  /** A checkout of an older commit with its own .next-test build: its apps run beside these, interleaved. */
+  const before = option("--before");
+  buildAll(false);
+  const running: Running[] = [];
+  try {
+    const trivial = await startBaselineNext();
+    running.push(trivial);
+    const apps = [await startApp({ name: "PGlite", cpuProfile: profile })];
+    running.push(apps[0]);
+    if (before) {
+      apps.push(await startApp({ name: "PGlite (before)", root: before }));
+      running.push(apps[apps.length - 1]);
+    }
+    if (pg) {
+      apps.push(await startApp({ name: "PostgreSQL", postgresUrl: pg }));
+      running.push(apps[apps.length - 1]);
+    }
+    const sessions = [];
+    for (const app of apps) sessions.push(await session(app));
+    // Warm-up, not measured: --warm creates per app and ten times as many trivial GETs.
+    const warm = Number(option("--warm") ?? 30);
+    for (const s of sessions) await creates(s, warm, 90_000);
+    for (let i = 0; i < warm * 10; i++) await timedRequest(`${trivial.url}/api/bench`);
+    console.log(
+      `load before: ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" / ")}`,
+    );
+    const rows: string[] = [];
+    const windowStart = process.hrtime.bigint() / 1000n;
+    for (let round = 0; round < rounds; round++) {
+      const cpuBefore = cpuMs(trivial.pid);
+      const t: number[] = [];
+      for (let i = 0; i < 100; i++) t.push((await timedRequest(`${trivial.url}/api/bench`)).ms);
+      const trivialCpu = (cpuMs(trivial.pid) - cpuBefore) / 100;
+      const row = [`trivial ${median(t).toFixed(2)} ms (cpu ${trivialCpu.toFixed(2)})`];
+      for (const s of sessions) {
+        const r = await creates(s, n, round * 1000);
+        row.push(
+          `${s.server.name} ${r.p50.toFixed(2)} ms = ${(r.p50 / median(t)).toFixed(2)}x (cpu ${r.cpu.toFixed(2)} ms = ${(r.cpu / trivialCpu).toFixed(2)}x)`,
+        );
+      }
+      rows.push(row.join(" | "));
+      console.log(`round ${round + 1}: ${rows.at(-1)}  load ${os.loadavg()[0].toFixed(2)}`);
+    }
+    const windowEnd = process.hrtime.bigint() / 1000n;
+    console.log(`profile window (µs, monotonic): ${windowStart} ${windowEnd}`);
+    console.log(
+      `load after: ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" / ")}`,
+    );
+    const dir = apps[0].cpuProfileDir;
+    await Promise.allSettled(running.reverse().map((r) => r.stop()));
+    running.length = 0;
+    if (dir) {
+      await sleep(500);
+      console.log(`profile in ${dir}`);
+      console.log(summariseProfile(dir));
+    }
+  } finally {
+    await Promise.allSettled(running.reverse().map((r) => r.stop()));
+  }
+}
+
+void main();
