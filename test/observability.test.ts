@@ -377,10 +377,13 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
       what: "the Telegram call in the POST's trace",
       timeoutMs: 20_000,
     });
-    const byId = new Map(inTrace().map((span) => [span.spanId, span]));
-    const run = byId.get(send.parentSpanId);
+    // The worker exports in batches: the run span ends after its Telegram call and may come in a later batch.
+    const run = await waitFor(() => inTrace().find((span) => span.spanId === send.parentSpanId), {
+      what: "the Telegram call's parent span",
+      timeoutMs: 20_000,
+    });
     expect(run).toMatchObject({ name: "publish run", service: "brand-studio-worker" });
-    const enqueue = byId.get(run?.parentSpanId ?? "");
+    const enqueue = inTrace().find((span) => span.spanId === run.parentSpanId);
     expect(enqueue).toMatchObject({ name: "publish enqueue", service: "brand-studio-web" });
     expect(enqueue?.parentSpanId).toBe(post.spanId);
     expect(send.attributes).toMatchObject({
