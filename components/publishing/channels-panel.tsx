@@ -30,6 +30,21 @@ const OAUTH_PLATFORMS = [
   },
 ] as const;
 
+/** A connected account's avatar from the platform (decorative: the name is beside it). */
+export function ChannelAvatar({ url, size }: { url: string | null; size: 24 | 32 }) {
+  if (!url) return null;
+  return (
+    // biome-ignore lint/performance/noImgElement: a platform's avatar on another host.
+    <img
+      src={url}
+      alt=""
+      width={size}
+      height={size}
+      className={`${size === 32 ? "h-8 w-8" : "h-6 w-6"} shrink-0 rounded-full object-cover`}
+    />
+  );
+}
+
 export const channelsQueryKey = (brandId: string) => ["channels", brandId] as const;
 
 export function useChannels(brandId: string | null) {
@@ -92,16 +107,7 @@ export function ChannelsPanel({ brandId, oauth }: { brandId: string; oauth: OAut
             {channels.data.map((channel) => (
               <li key={channel.channelId} className="flex flex-wrap items-start justify-between gap-2 py-2">
                 <div className="flex min-w-0 items-start gap-2">
-                  {channel.avatarUrl && (
-                    // biome-ignore lint/performance/noImgElement: a platform's avatar on another host.
-                    <img
-                      src={channel.avatarUrl}
-                      alt=""
-                      width={32}
-                      height={32}
-                      className="h-8 w-8 shrink-0 rounded-full object-cover"
-                    />
-                  )}
+                  <ChannelAvatar url={channel.avatarUrl} size={32} />
                   <div className="min-w-0">
                     <p className="font-medium text-slate-800">
                       {channel.accountName}{" "}

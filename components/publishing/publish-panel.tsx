@@ -9,7 +9,7 @@ import { createPublication, getPublication, listPublications } from "@/lib/clien
 import type { BrandRole } from "@/lib/contracts/enums";
 import { can } from "@/lib/contracts/permissions";
 import type { ChannelConnectionView, PublicationView } from "@/lib/contracts/publishing";
-import { PLATFORM_LABELS, useChannels } from "./channels-panel";
+import { ChannelAvatar, PLATFORM_LABELS, useChannels } from "./channels-panel";
 
 const FINAL = new Set(["published", "failed", "canceled"]);
 
@@ -239,16 +239,7 @@ export function PublishPanel({
 function ChannelBadge({ channel }: { channel: ChannelConnectionView }) {
   return (
     <div className="flex items-center gap-2 text-sm text-slate-600" data-testid="publish-channel">
-      {channel.avatarUrl && (
-        // biome-ignore lint/performance/noImgElement: a platform's avatar on another host.
-        <img
-          src={channel.avatarUrl}
-          alt=""
-          width={24}
-          height={24}
-          className="h-6 w-6 shrink-0 rounded-full object-cover"
-        />
-      )}
+      <ChannelAvatar url={channel.avatarUrl} size={24} />
       <span className="min-w-0">
         <span className="block truncate">
           {channel.accountName}

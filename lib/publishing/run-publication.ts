@@ -277,17 +277,17 @@ export async function runPublication(publicationId: string, boss: PgBoss) {
     send = () => sendTelegram(botToken, channel.externalId, text, media);
   }
 
+  // This run's row, while no platform call is marked started.
+  const ownUnstarted = and(
+    eq(publications.id, row.id),
+    eq(publications.claimToken, token),
+    isNull(publications.callStartedAt),
+  );
   if (prepare) {
     const [counted] = await db
       .update(publications)
       .set({ attempts: sql`${publications.attempts} + 1`, updatedAt: new Date() })
-      .where(
-        and(
-          eq(publications.id, row.id),
-          eq(publications.claimToken, token),
-          isNull(publications.callStartedAt),
-        ),
-      )
+      .where(ownUnstarted)
       .returning();
     if (!counted) return;
     try {
@@ -309,13 +309,7 @@ export async function runPublication(publicationId: string, boss: PgBoss) {
       attempts: prepare ? publications.attempts : sql`${publications.attempts} + 1`,
       updatedAt: new Date(),
     })
-    .where(
-      and(
-        eq(publications.id, row.id),
-        eq(publications.claimToken, token),
-        isNull(publications.callStartedAt),
-      ),
-    )
+    .where(ownUnstarted)
     .returning();
   if (!started) return;
 

@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { readBody, sampleMp4, sendJson } from "./fake-provider-kit";
+import { listen, readBody, sampleMp4, sendJson } from "./fake-provider-kit";
 
 /**
  * A local server that speaks Instagram's documented APIs ("Instagram API with Instagram Login") as
@@ -484,10 +483,9 @@ export async function startFakeInstagram(options: { port?: number } = {}): Promi
       if (!res.headersSent) graphError(res, 500, { message: (error as Error).message, code: 1 });
     }
   });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const { url: fakeUrl, close } = await listen(server, options.port);
   const fake: FakeInstagram = {
-    url: `http://127.0.0.1:${port}`,
+    url: fakeUrl,
     appId,
     appSecret,
     behavior,
@@ -499,11 +497,7 @@ export async function startFakeInstagram(options: { port?: number } = {}): Promi
     revokeAll() {
       for (const token of tokens.values()) token.revoked = true;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close,
   };
   account.profilePictureUrl = `${fake.url}/avatar.jpg`;
   return fake;
