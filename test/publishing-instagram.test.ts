@@ -458,6 +458,20 @@ describe("publishing to Instagram", () => {
     );
   });
 
+  it("a 5xx from a media_publish that did post ends publish_outcome_unknown and is never sent again", async () => {
+    const before = instagram.posts.length;
+    instagram.behavior.failAfterPublish = { count: 1, status: 502 };
+    const created = await publish(await newPost("Posted, though Instagram said otherwise.", 1));
+    const done = await settled(created.body.publicationId);
+    expect(done.status).toBe("failed");
+    expect(done.error).toMatchObject({ code: "publish_outcome_unknown", retryable: false });
+    expect(done.error.message).toMatch(/check the channel/);
+    // The container said PUBLISHED, so no retry: one post, and it stays one.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect(instagram.posts).toHaveLength(before + 1);
+    expect((await call(`/api/publications/${created.body.publicationId}`)).body.status).toBe("failed");
+  });
+
   it.skipIf(!onPostgres)("keeps the tokens unreadable in a database dump", async () => {
     const dump = execFileSync(
       "pg_dump",

@@ -23,7 +23,8 @@ import { listen, readBody, sampleMp4, sendJson } from "./fake-provider-kit";
  * - `GET /{media-id}?fields=permalink`, `GET /{ig-user-id}/content_publishing_limit`.
  * `access_token` is read from the query or the form body. Errors: `{error: {message, type, code,
  * error_subcode, fbtrace_id}}`; a refused token is code 190. Knobs (`behavior`, also `POST /__fake/behavior`):
- * the next N media_publish calls answer 429 (Retry-After) or 5xx; `priorPosts` adds to the 24-hour count;
+ * the next N media_publish calls answer 429 (Retry-After) or 5xx, or post and answer 5xx anyway
+ * (`failAfterPublish`); `priorPosts` adds to the 24-hour count;
  * `tokenLifetimeSeconds`; `revokeAll()`. `posts` records every post made (also `GET /__fake/state`).
  */
 
@@ -40,6 +41,8 @@ export type FakeInstagramPost = {
 export type FakeInstagramBehavior = {
   rateLimit: { count: number; retryAfterSeconds: number };
   serverError: { count: number; status: number };
+  /** The next N media_publish calls post, then answer this 5xx anyway (the outcome a client cannot know). */
+  failAfterPublish: { count: number; status: number };
   /** Status polls that answer IN_PROGRESS before FINISHED. */
   pollsUntilFinished: number;
   /** The next container ends ERROR with this message. */
@@ -135,6 +138,7 @@ export async function startFakeInstagram(options: { port?: number } = {}): Promi
   const behavior: FakeInstagramBehavior = {
     rateLimit: { count: 0, retryAfterSeconds: 1 },
     serverError: { count: 0, status: 500 },
+    failAfterPublish: { count: 0, status: 502 },
     pollsUntilFinished: 1,
     failNextContainer: null,
     priorPosts: 0,
@@ -431,6 +435,13 @@ export async function startFakeInstagram(options: { port?: number } = {}): Promi
         at: Date.now(),
       };
       posts.push(post);
+      if (behavior.failAfterPublish.count > 0) {
+        behavior.failAfterPublish.count--;
+        return graphError(res, behavior.failAfterPublish.status, {
+          message: "An unexpected error has occurred. Please retry your request later.",
+          code: 2,
+        });
+      }
       return sendJson(res, 200, { id: post.id });
     }
 
