@@ -43,6 +43,8 @@ export type FakeInstagramBehavior = {
   serverError: { count: number; status: number };
   /** The next N media_publish calls post, then answer this 5xx anyway (the outcome a client cannot know). */
   failAfterPublish: { count: number; status: number };
+  /** media_publish records the post at once and answers this much later (a worker may die in between). */
+  publishLatencyMs: number;
   /** Status polls that answer IN_PROGRESS before FINISHED. */
   pollsUntilFinished: number;
   /** The next container ends ERROR with this message. */
@@ -139,6 +141,7 @@ export async function startFakeInstagram(options: { port?: number } = {}): Promi
     rateLimit: { count: 0, retryAfterSeconds: 1 },
     serverError: { count: 0, status: 500 },
     failAfterPublish: { count: 0, status: 502 },
+    publishLatencyMs: 0,
     pollsUntilFinished: 1,
     failNextContainer: null,
     priorPosts: 0,
@@ -435,6 +438,7 @@ export async function startFakeInstagram(options: { port?: number } = {}): Promi
         at: Date.now(),
       };
       posts.push(post);
+      if (behavior.publishLatencyMs) await new Promise((r) => setTimeout(r, behavior.publishLatencyMs));
       if (behavior.failAfterPublish.count > 0) {
         behavior.failAfterPublish.count--;
         return graphError(res, behavior.failAfterPublish.status, {
