@@ -142,16 +142,18 @@ export function instagramDelivery(
         caption,
       });
     } else {
+      // Every child first (Instagram fetches them meanwhile), then each polled to FINISHED.
       const children: string[] = [];
       for (const imageUrl of media.imageUrls) {
-        const child = await createInstagramContainer(accessToken, igUserId, {
-          kind: "image",
-          imageUrl,
-          carouselItem: true,
-        });
-        await waitUntilFinished(accessToken, child);
-        children.push(child);
+        children.push(
+          await createInstagramContainer(accessToken, igUserId, {
+            kind: "image",
+            imageUrl,
+            carouselItem: true,
+          }),
+        );
       }
+      for (const child of children) await waitUntilFinished(accessToken, child);
       creationId = await createInstagramContainer(accessToken, igUserId, {
         kind: "carousel",
         children,
