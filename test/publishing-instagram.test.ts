@@ -7,6 +7,7 @@ import { newUser } from "./support/auth";
 import { type FakeInstagram, startFakeInstagram } from "./support/fake-instagram";
 import { api } from "./support/http";
 import { startTestServer, type TestServer } from "./support/test-server";
+import { SCRIPT, videoClient } from "./support/video-api";
 import { waitFor } from "./support/video-media";
 
 // Instagram through OAuth ("Instagram API with Instagram Login") and content publishing, against the real
@@ -315,6 +316,27 @@ describe("publishing to Instagram", () => {
     expect(instagram.posts.at(-1)).toMatchObject({ mediaType: "REELS" });
     expect(instagram.posts.at(-1)?.media[0]).toMatchObject({ contentType: "video/mp4" });
     expect(done.permalink).toMatch(/^https:\/\/www\.instagram\.com\/reel\//);
+  });
+
+  it("publishes a video rendered here as a reel, fetched by its signed URL", async () => {
+    const videos = videoClient(server.url, token);
+    const job = await videos.createJob({ brandId, mode: "regular", script: SCRIPT });
+    expect(job.status, job.text).toBe(202);
+    const { job: rendered } = await videos.pollJob(
+      job.body.jobId,
+      (current) => current.status === "succeeded",
+    );
+    const videoUrl = rendered.videoUrl as string;
+    const before = instagram.posts.length;
+    const created = await publish(await newPost("Watch how we roast, rendered here.", 0, { videoUrl }));
+    const done = await settled(created.body.publicationId);
+    expect(done.status, JSON.stringify(done)).toBe("published");
+    expect(instagram.posts).toHaveLength(before + 1);
+    const [video] = instagram.posts.at(-1)?.media ?? [];
+    expect(video.contentType).toBe("video/mp4");
+    expect(video.bytes).toBeGreaterThan(10_000);
+    expect(video.url.startsWith(`${server.url}/media/`)).toBe(true);
+    expect(new URL(video.url).search).not.toBe("");
   });
 
   it("refuses rule violations before sending: text only, one image of a carousel, 2,201 characters, 11 images", async () => {
