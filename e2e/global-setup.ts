@@ -1,4 +1,4 @@
-import { startFakeInstagram } from "../test/support/fake-instagram";
+import { fakeInstagramEnv, startFakeInstagram } from "../test/support/fake-instagram";
 import { startFakeLinkedIn } from "../test/support/fake-linkedin";
 import { startFakeTelegram } from "../test/support/fake-telegram";
 import { serveMailbox, startSmtpSink } from "../test/support/smtp-sink";
@@ -21,11 +21,7 @@ export default async function globalSetup() {
       LINKEDIN_CLIENT_SECRET: linkedin.clientSecret,
       LINKEDIN_AUTH_BASE_URL: linkedin.url,
       LINKEDIN_API_BASE_URL: linkedin.url,
-      INSTAGRAM_APP_ID: instagram.appId,
-      INSTAGRAM_APP_SECRET: instagram.appSecret,
-      INSTAGRAM_AUTH_BASE_URL: instagram.url,
-      INSTAGRAM_TOKEN_BASE_URL: instagram.url,
-      INSTAGRAM_GRAPH_BASE_URL: instagram.url,
+      ...fakeInstagramEnv(instagram),
       SMTP_URL: smtp.url,
       SMTP_FROM: "Brand Studio <studio@example.test>",
     },

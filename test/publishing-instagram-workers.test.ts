@@ -1,7 +1,7 @@
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newUser } from "./support/auth";
-import { type FakeInstagram, startFakeInstagram } from "./support/fake-instagram";
+import { type FakeInstagram, fakeInstagramEnv, startFakeInstagram } from "./support/fake-instagram";
 import { api } from "./support/http";
 import { startTestServer, type TestServer } from "./support/test-server";
 import { waitFor } from "./support/video-media";
@@ -20,11 +20,7 @@ describe.skipIf(!onPostgres)("Instagram publishing workers killed with SIGKILL",
   let token: string;
   const workers: WorkerProcess[] = [];
   const instagramEnv = () => ({
-    INSTAGRAM_APP_ID: instagram.appId,
-    INSTAGRAM_APP_SECRET: instagram.appSecret,
-    INSTAGRAM_AUTH_BASE_URL: instagram.url,
-    INSTAGRAM_TOKEN_BASE_URL: instagram.url,
-    INSTAGRAM_GRAPH_BASE_URL: instagram.url,
+    ...fakeInstagramEnv(instagram),
     PUBLISH_SWEEP_INTERVAL_SECONDS: "2",
     PUBLISH_TIMEOUT_MS: "3000",
   });

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signOAuthState } from "@/lib/publishing/oauth-state";
 import { newUser } from "./support/auth";
-import { type FakeInstagram, startFakeInstagram } from "./support/fake-instagram";
+import { type FakeInstagram, fakeInstagramEnv, startFakeInstagram } from "./support/fake-instagram";
 import { api } from "./support/http";
 import { startTestServer, type TestServer } from "./support/test-server";
 import { SCRIPT, videoClient } from "./support/video-api";
@@ -122,11 +122,7 @@ beforeAll(async () => {
   instagram = await startFakeInstagram();
   server = await startTestServer({
     env: {
-      INSTAGRAM_APP_ID: instagram.appId,
-      INSTAGRAM_APP_SECRET: instagram.appSecret,
-      INSTAGRAM_AUTH_BASE_URL: instagram.url,
-      INSTAGRAM_TOKEN_BASE_URL: instagram.url,
-      INSTAGRAM_GRAPH_BASE_URL: instagram.url,
+      ...fakeInstagramEnv(instagram),
       PUBLISH_SWEEP_INTERVAL_SECONDS: "2",
       PUBLISH_TIMEOUT_MS: "8000",
     },

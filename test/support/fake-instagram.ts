@@ -84,6 +84,15 @@ export type FakeInstagram = {
   close: () => Promise<void>;
 };
 
+/** The server's environment that points it at this fake (all three Instagram hosts). */
+export const fakeInstagramEnv = (fake: Pick<FakeInstagram, "url" | "appId" | "appSecret">) => ({
+  INSTAGRAM_APP_ID: fake.appId,
+  INSTAGRAM_APP_SECRET: fake.appSecret,
+  INSTAGRAM_AUTH_BASE_URL: fake.url,
+  INSTAGRAM_TOKEN_BASE_URL: fake.url,
+  INSTAGRAM_GRAPH_BASE_URL: fake.url,
+});
+
 const LIMIT = 50;
 const DAY_MS = 86_400_000;
 
