@@ -69,7 +69,8 @@ Use Instagram (publishing, OAuth; it fetches the media by URL, so APP_URL must b
   Posts made: curl ${instagram.url}/__fake/state
   Steer it: curl -X POST ${instagram.url}/__fake/behavior -d '{"rateLimit":{"count":1,"retryAfterSeconds":3}}'
             (also serverError {count, status}, pollsUntilFinished, failNextContainer "message", priorPosts
-            (counted against the 50-a-day limit) and tokenLifetimeSeconds)
+            (counted against the 50-a-day limit), failAfterPublish {count, status}, publishLatencyMs and
+            tokenLifetimeSeconds)
 Steer a fake with POST ${heygen.url}/__fake/behavior (failNext, rateLimit, outage, dropWebhooks, latencyMs, renderMs).`);
 
   const stop = async () => {
