@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { expectAxeClean, shoot, signUpMarketer } from "./support/publishing-pages";
+import { expectAxeClean, SHOTS, shoot, signUpMarketer } from "./support/publishing-pages";
 
 const signUp = (page: Parameters<typeof signUpMarketer>[0]) =>
   signUpMarketer(page, "publish", "Publishing Marketer");
@@ -147,4 +147,86 @@ test("connect LinkedIn through its consent page and publish a text post with an 
   expect(mine).toHaveLength(1);
   expect(mine[0].images).toHaveLength(1);
   expect(mine[0].images[0].bytes).toBeGreaterThan(1000);
+});
+
+test("connect Instagram through its consent page and publish a carousel of two images", async ({ page }) => {
+  test.setTimeout(180_000);
+  const headers = await signUp(page);
+  const instagramUrl = process.env.E2E_INSTAGRAM_URL as string;
+  const brand = await page.request.post("/api/brands", {
+    headers,
+    data: { name: "Fabrikam Roasters", tone: "warm and upbeat", voice: "short sentences" },
+  });
+  const { brandId } = await brand.json();
+
+  // Brand settings → Instagram's (the fake's) consent page → Allow → back, connected with name and avatar.
+  await page.goto(`/brands/${brandId}`);
+  const panel = page.getByTestId("channels-panel");
+  await panel.getByRole("link", { name: "Connect Instagram" }).click();
+  await expect(page).toHaveURL(new RegExp(`^${instagramUrl}/oauth/authorize\\?`));
+  await page.getByRole("link", { name: "Allow" }).click();
+  await expect(page).toHaveURL(new RegExp(`/brands/${brandId}\\?connected=chn_`));
+  const connected = panel.getByRole("list", { name: "Connected channels" });
+  await expect(connected).toContainText("Acme Roasters");
+  await expect(connected).toContainText("Instagram · @acme_roasters");
+  const avatar = connected.locator("img").first();
+  await expect(avatar).toHaveAttribute("src", `${instagramUrl}/avatar.jpg`);
+  await expect.poll(() => avatar.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  await expectAxeClean(page, "brand settings with Instagram", '[data-testid="channels-panel"]');
+  await shoot(page, "channels-instagram");
+
+  // An Instagram post with two drawn images: a carousel.
+  const created = await page.request.post("/api/content/create", {
+    headers,
+    data: {
+      brandId,
+      channel: "instagram",
+      goal: "announcement",
+      topic: "Our autumn blend arrives next week",
+    },
+  });
+  const { postId } = await created.json();
+  const items = [
+    { type: "image", aspectRatio: "1:1", description: "The roast", altText: "The autumn roast" },
+    { type: "image", aspectRatio: "1:1", description: "The cup", altText: "A cup of the blend" },
+  ];
+  const patched = await page.request.patch(`/api/posts/${postId}`, {
+    headers,
+    data: {
+      caption: "Two looks at the autumn blend.",
+      hashtags: [],
+      mediaPlan: { format: "carousel", items },
+    },
+  });
+  expect(patched.status()).toBe(200);
+  for (const index of [0, 1]) {
+    const drawn = await page.request.post(`/api/posts/${postId}/media/${index}/image/generate`, { headers });
+    expect(drawn.status()).toBe(200);
+  }
+
+  await page.goto(`/studio/${postId}`);
+  const publish = page.getByTestId("publish-panel");
+  await expect(publish.getByTestId("publish-channel")).toContainText("@acme_roasters");
+  await publish.getByRole("button", { name: "Publish to Acme Roasters now" }).click();
+  const row = publish.getByTestId("publication-row").first();
+  await expect(row.getByTestId("publication-status")).toHaveAttribute("data-status", "published", {
+    timeout: 45_000,
+  });
+  await expect(row.getByRole("link", { name: "View post" })).toHaveAttribute(
+    "href",
+    /^https:\/\/www\.instagram\.com\/p\/[\w-]+\/$/,
+  );
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    // On a narrow screen the panel sits in the Preview tab.
+    if (width < 768) await page.getByRole("tab", { name: "Preview" }).click();
+    await expect(publish.getByTestId("publish-channel")).toBeVisible();
+    await publish.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/publish-instagram-${width}.png`, fullPage: true });
+  }
+  const state = await (await page.request.get(`${instagramUrl}/__fake/state`)).json();
+  const mine = state.posts.filter((post: { caption: string }) => post.caption.startsWith("Two looks"));
+  expect(mine).toHaveLength(1);
+  expect(mine[0].mediaType).toBe("CAROUSEL_ALBUM");
+  expect(mine[0].media).toHaveLength(2);
 });

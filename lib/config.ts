@@ -150,6 +150,13 @@ const envObject = z.object({
   LINKEDIN_CLIENT_SECRET: text(),
   LINKEDIN_AUTH_BASE_URL: httpUrl(),
   LINKEDIN_API_BASE_URL: httpUrl(),
+  // Instagram through "Instagram API with Instagram Login" (a professional account): both set turn it on.
+  INSTAGRAM_APP_ID: text(),
+  INSTAGRAM_APP_SECRET: text(),
+  // The consent page (www.instagram.com), the code exchange (api.instagram.com) and the Graph API.
+  INSTAGRAM_AUTH_BASE_URL: httpUrl(),
+  INSTAGRAM_TOKEN_BASE_URL: httpUrl(),
+  INSTAGRAM_GRAPH_BASE_URL: httpUrl(),
   // Upper bound for one call to a publishing platform (a video upload included).
   PUBLISH_TIMEOUT_MS: int(100, 600_000, 60_000),
   // How often each worker looks for publications left `publishing` by a worker that died.
@@ -191,6 +198,7 @@ function crossChecks(source: Record<string, string | undefined>): string[] {
     ["GITHUB_ID", "GITHUB_SECRET"],
     ["GOOGLE_CLIENT_ID", "GOOGLE_CLIENT_SECRET"],
     ["LINKEDIN_CLIENT_ID", "LINKEDIN_CLIENT_SECRET"],
+    ["INSTAGRAM_APP_ID", "INSTAGRAM_APP_SECRET"],
   ] as const) {
     if (Boolean(value(id)) !== Boolean(value(secret)))
       need(value(id) ? secret : id, `together with ${value(id) ? id : secret}`);
@@ -213,6 +221,9 @@ export const envSchema = envObject.transform((env) => {
     TELEGRAM_API_BASE_URL: env.TELEGRAM_API_BASE_URL ?? "https://api.telegram.org",
     LINKEDIN_AUTH_BASE_URL: env.LINKEDIN_AUTH_BASE_URL ?? "https://www.linkedin.com",
     LINKEDIN_API_BASE_URL: env.LINKEDIN_API_BASE_URL ?? "https://api.linkedin.com",
+    INSTAGRAM_AUTH_BASE_URL: env.INSTAGRAM_AUTH_BASE_URL ?? "https://www.instagram.com",
+    INSTAGRAM_TOKEN_BASE_URL: env.INSTAGRAM_TOKEN_BASE_URL ?? "https://api.instagram.com",
+    INSTAGRAM_GRAPH_BASE_URL: env.INSTAGRAM_GRAPH_BASE_URL ?? "https://graph.instagram.com",
     WEBHOOK_ALLOW_PRIVATE_TARGETS: env.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? !production,
   };
 });

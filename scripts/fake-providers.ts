@@ -1,6 +1,6 @@
 /**
- * `npm run fake-providers [-- --heygen-port 4010 --did-port 4020 --telegram-port 4030 --linkedin-port 4040 --render-ms 8000]`:
- * starts the local servers that speak the HeyGen, D-ID, Telegram Bot and LinkedIn APIs (the same ones the tests use) and prints the environment
+ * `npm run fake-providers [-- --heygen-port 4010 --did-port 4020 --telegram-port 4030 --linkedin-port 4040 --instagram-port 4050 --render-ms 8000]`:
+ * starts the local servers that speak the HeyGen, D-ID, Telegram Bot, LinkedIn and Instagram APIs (the same ones the tests use) and prints the environment
  * that points Brand Studio at them. Steer them while they run:
  *   curl -X POST localhost:4010/__fake/behavior -d '{"failNext":"No face found"}'
  *   curl -X POST localhost:4010/__fake/behavior -d '{"rateLimit":{"count":1,"retryAfterSeconds":5}}'
@@ -10,6 +10,7 @@
  */
 import { startFakeDid } from "../test/support/fake-did";
 import { startFakeHeygen } from "../test/support/fake-heygen";
+import { startFakeInstagram } from "../test/support/fake-instagram";
 import { startFakeLinkedIn } from "../test/support/fake-linkedin";
 import { startFakeTelegram } from "../test/support/fake-telegram";
 
@@ -32,6 +33,7 @@ async function main() {
     admins: [{ token: botToken }],
   });
   const linkedin = await startFakeLinkedIn({ port: option("linkedin-port", 4040) });
+  const instagram = await startFakeInstagram({ port: option("instagram-port", 4050) });
   const renderMs = option("render-ms", 8000);
   heygen.behavior.renderMs = renderMs;
   did.behavior.renderMs = renderMs;
@@ -62,10 +64,18 @@ Use LinkedIn (publishing, OAuth):
   Steer it: curl -X POST ${linkedin.url}/__fake/behavior -d '{"rateLimit":{"count":1,"retryAfterSeconds":3}}'
             (also serverError {count, status}, tokenLifetimeSeconds, and for videos videoPartBytes,
             videoPartError {count, status}, videoProcessing {reads, fail})
+Use Instagram (publishing, OAuth; it fetches the media by URL, so APP_URL must be reachable from it):
+  INSTAGRAM_APP_ID=${instagram.appId} INSTAGRAM_APP_SECRET=${instagram.appSecret} INSTAGRAM_AUTH_BASE_URL=${instagram.url} INSTAGRAM_TOKEN_BASE_URL=${instagram.url} INSTAGRAM_GRAPH_BASE_URL=${instagram.url} npm run dev
+  then "Connect Instagram" in brand settings and press Allow on the fake's consent page.
+  Posts made: curl ${instagram.url}/__fake/state
+  Steer it: curl -X POST ${instagram.url}/__fake/behavior -d '{"rateLimit":{"count":1,"retryAfterSeconds":3}}'
+            (also serverError {count, status}, pollsUntilFinished, failNextContainer "message", priorPosts
+            (counted against the 50-a-day limit), failAfterPublish {count, status}, publishLatencyMs and
+            tokenLifetimeSeconds)
 Steer a fake with POST ${heygen.url}/__fake/behavior (failNext, rateLimit, outage, dropWebhooks, latencyMs, renderMs).`);
 
   const stop = async () => {
-    await Promise.all([heygen.close(), did.close(), telegram.close(), linkedin.close()]);
+    await Promise.all([heygen.close(), did.close(), telegram.close(), linkedin.close(), instagram.close()]);
     process.exit(0);
   };
   process.on("SIGINT", stop);

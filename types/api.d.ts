@@ -2449,7 +2449,7 @@ export interface components {
                 reason: "malformed" | "signature" | "expired" | "foreign" | "channel";
             };
         };
-        /** @description Connecting a platform this deployment has no OAuth client for (LINKEDIN_CLIENT_ID and LINKEDIN_CLIENT_SECRET unset). `details`: `{ channel, missing }`. HTTP 409. */
+        /** @description Connecting a platform this deployment has no OAuth client for (LinkedIn: LINKEDIN_CLIENT_ID and LINKEDIN_CLIENT_SECRET unset; Instagram: INSTAGRAM_APP_ID and INSTAGRAM_APP_SECRET unset). `details`: `{ channel, missing }`. HTTP 409. */
         Error_channel_not_configured: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -5990,7 +5990,7 @@ export interface operations {
                     /** @example brd_7Hq2mXbV9kLr3NpQ */
                     brandId: string;
                     /**
-                     * @description Telegram connects here with a bot token; LinkedIn and Instagram will connect through OAuth.
+                     * @description Telegram connects here with a bot token; LinkedIn and Instagram connect through OAuth (GET /api/channels/oauth/{linkedin|instagram}/start).
                      * @constant
                      */
                     channel: "telegram";

@@ -13,7 +13,37 @@ export const PLATFORM_LABELS = {
 } as const;
 
 /** Which OAuth platforms this server has a client for (the page reads the configuration on the server). */
-export type OAuthAvailability = { linkedin: boolean };
+export type OAuthAvailability = { linkedin: boolean; instagram: boolean };
+
+const OAUTH_PLATFORMS = [
+  {
+    channel: "linkedin",
+    variables: ["LINKEDIN_CLIENT_ID", "LINKEDIN_CLIENT_SECRET"],
+    explanation:
+      "LinkedIn asks you to sign in and allow Brand Studio to post on your behalf, then brings you back here.",
+  },
+  {
+    channel: "instagram",
+    variables: ["INSTAGRAM_APP_ID", "INSTAGRAM_APP_SECRET"],
+    explanation:
+      "Instagram asks you to log in to a professional (business or creator) account and allow Brand Studio to publish, then brings you back here. Posts need an image or the video.",
+  },
+] as const;
+
+/** A connected account's avatar from the platform (decorative: the name is beside it). */
+export function ChannelAvatar({ url, size }: { url: string | null; size: 24 | 32 }) {
+  if (!url) return null;
+  return (
+    // biome-ignore lint/performance/noImgElement: a platform's avatar on another host.
+    <img
+      src={url}
+      alt=""
+      width={size}
+      height={size}
+      className={`${size === 32 ? "h-8 w-8" : "h-6 w-6"} shrink-0 rounded-full object-cover`}
+    />
+  );
+}
 
 export const channelsQueryKey = (brandId: string) => ["channels", brandId] as const;
 
@@ -28,7 +58,7 @@ export function useChannels(brandId: string | null) {
 
 /**
  * Brand settings: the brand's connected channels, connect (or reconnect) a Telegram channel with a token or
- * LinkedIn through its consent page, disconnect.
+ * LinkedIn and Instagram through their consent pages, disconnect.
  */
 export function ChannelsPanel({ brandId, oauth }: { brandId: string; oauth: OAuthAvailability }) {
   const queryClient = useQueryClient();
@@ -77,10 +107,7 @@ export function ChannelsPanel({ brandId, oauth }: { brandId: string; oauth: OAut
             {channels.data.map((channel) => (
               <li key={channel.channelId} className="flex flex-wrap items-start justify-between gap-2 py-2">
                 <div className="flex min-w-0 items-start gap-2">
-                  {channel.avatarUrl && (
-                    // biome-ignore lint/performance/noImgElement: a platform's avatar on another host.
-                    <img src={channel.avatarUrl} alt="" width={32} height={32} className="rounded-full" />
-                  )}
+                  <ChannelAvatar url={channel.avatarUrl} size={32} />
                   <div className="min-w-0">
                     <p className="font-medium text-slate-800">
                       {channel.accountName}{" "}
@@ -127,28 +154,29 @@ export function ChannelsPanel({ brandId, oauth }: { brandId: string; oauth: OAut
             ))}
           </ul>
         )}
-        <div className="space-y-2 border-t border-slate-100 pt-4">
-          <h3 className="text-sm font-semibold text-slate-700">Connect LinkedIn</h3>
-          {oauth.linkedin ? (
-            <>
+        {OAUTH_PLATFORMS.map((platform) => (
+          <div key={platform.channel} className="space-y-2 border-t border-slate-100 pt-4">
+            <h3 className="text-sm font-semibold text-slate-700">
+              Connect {PLATFORM_LABELS[platform.channel]}
+            </h3>
+            {oauth[platform.channel] ? (
+              <>
+                <p className="text-sm text-slate-600">{platform.explanation}</p>
+                <a
+                  href={`/api/channels/oauth/${platform.channel}/start?brandId=${brandId}`}
+                  className="inline-block rounded-lg bg-slate-900 px-4 py-2 text-sm font-medium text-white hover:bg-slate-700"
+                >
+                  Connect {PLATFORM_LABELS[platform.channel]}
+                </a>
+              </>
+            ) : (
               <p className="text-sm text-slate-600">
-                LinkedIn asks you to sign in and allow Brand Studio to post on your behalf, then brings you
-                back here.
+                Not available on this server: an administrator sets <code>{platform.variables[0]}</code> and{" "}
+                <code>{platform.variables[1]}</code> to turn it on.
               </p>
-              <a
-                href={`/api/channels/oauth/linkedin/start?brandId=${brandId}`}
-                className="inline-block rounded-lg bg-slate-900 px-4 py-2 text-sm font-medium text-white hover:bg-slate-700"
-              >
-                Connect LinkedIn
-              </a>
-            </>
-          ) : (
-            <p className="text-sm text-slate-600">
-              Not available on this server: an administrator sets <code>LINKEDIN_CLIENT_ID</code> and{" "}
-              <code>LINKEDIN_CLIENT_SECRET</code> to turn it on.
-            </p>
-          )}
-        </div>
+            )}
+          </div>
+        ))}
         <form
           onSubmit={submit}
           className="space-y-3 border-t border-slate-100 pt-4"

@@ -9,9 +9,9 @@ import { createPublication, getPublication, listPublications } from "@/lib/clien
 import { brandQueries, queryKeys } from "@/lib/client/queries";
 import type { BrandRole } from "@/lib/contracts/enums";
 import { can } from "@/lib/contracts/permissions";
-import type { PublicationView } from "@/lib/contracts/publishing";
+import type { ChannelConnectionView, PublicationView } from "@/lib/contracts/publishing";
 import { formatInZone, fromZonedInputValue } from "@/lib/contracts/time-zone";
-import { PLATFORM_LABELS, useChannels } from "./channels-panel";
+import { ChannelAvatar, PLATFORM_LABELS, useChannels } from "./channels-panel";
 
 const FINAL = new Set(["published", "failed", "canceled"]);
 
@@ -124,7 +124,9 @@ export function PublishPanel({
   });
   const active = channels.data?.filter((channel) => channel.status === "active") ?? [];
   const selected = channelId || active[0]?.channelId || "";
-  const selectedName = active.find((channel) => channel.channelId === selected)?.accountName;
+  const selectedChannel = active.find((channel) => channel.channelId === selected);
+  const selectedName = selectedChannel?.accountName;
+  const refused = channels.data?.filter((channel) => channel.status === "needs_reconnect") ?? [];
 
   return (
     <section aria-labelledby="publish-title" data-testid="publish-panel">
@@ -151,6 +153,27 @@ export function PublishPanel({
             .
           </p>
         )}
+        {mayPublish && refused.length > 0 && (
+          <ul className="space-y-1 text-sm text-red-700" aria-label="Channels that need reconnecting">
+            {refused.map((channel) => (
+              <li key={channel.channelId}>
+                {channel.accountName} ({PLATFORM_LABELS[channel.channel]}) needs reconnecting:{" "}
+                {channel.channel === "telegram" ? (
+                  <Link href={`/brands/${brandId}`} className="font-medium underline">
+                    connect it again in brand settings
+                  </Link>
+                ) : (
+                  <a
+                    href={`/api/channels/oauth/${channel.channel}/start?brandId=${brandId}`}
+                    className="font-medium underline"
+                  >
+                    Reconnect {PLATFORM_LABELS[channel.channel]}
+                  </a>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
         {mayPublish && active.length > 0 && (
           <form
             className="space-y-3"
@@ -172,6 +195,7 @@ export function PublishPanel({
                 ))}
               </select>
             </Field>
+            {selectedChannel && <ChannelBadge channel={selectedChannel} />}
             <fieldset className="flex gap-4 text-sm">
               <legend className="sr-only">When</legend>
               <label className="flex items-center gap-1">
@@ -224,5 +248,23 @@ export function PublishPanel({
         )}
       </Card>
     </section>
+  );
+}
+
+/** The chosen channel as the platform shows it: avatar, name, handle, and what it needs. */
+function ChannelBadge({ channel }: { channel: ChannelConnectionView }) {
+  return (
+    <div className="flex items-center gap-2 text-sm text-slate-600" data-testid="publish-channel">
+      <ChannelAvatar url={channel.avatarUrl} size={24} />
+      <span className="min-w-0">
+        <span className="block truncate">
+          {channel.accountName}
+          {channel.accountHandle ? ` · ${channel.accountHandle}` : ""}
+        </span>
+        {channel.channel === "instagram" && (
+          <span className="block text-xs text-slate-500">Needs an image or the video.</span>
+        )}
+      </span>
+    </div>
   );
 }

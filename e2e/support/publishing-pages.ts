@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page } from "@playwright/test";
 
-const SHOTS = "screenshots";
+export const SHOTS = "screenshots";
 
 /** Signs a new marketer up through the pages; the session's token as request headers. */
 export async function signUpMarketer(page: Page, label: string, name: string) {

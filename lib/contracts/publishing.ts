@@ -48,7 +48,9 @@ export const connectChannelBody = z.object({
   brandId: idOf("brd"),
   channel: z
     .literal("telegram")
-    .describe("Telegram connects here with a bot token; LinkedIn and Instagram will connect through OAuth."),
+    .describe(
+      "Telegram connects here with a bot token; LinkedIn and Instagram connect through OAuth (GET /api/channels/oauth/{linkedin|instagram}/start).",
+    ),
   botToken: userText()
     .trim()
     .regex(/^\d{3,20}:[A-Za-z0-9_-]{20,100}$/, "Paste the bot token BotFather gave you (123456:ABC…).")

@@ -50,7 +50,7 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   oauth_state_invalid:
     "An OAuth callback whose `state` is malformed, altered, expired (after 10 minutes), for another user, or for another platform. Start connecting again. `details`: `{ reason }`.",
   channel_not_configured:
-    "Connecting a platform this deployment has no OAuth client for (LINKEDIN_CLIENT_ID and LINKEDIN_CLIENT_SECRET unset). `details`: `{ channel, missing }`.",
+    "Connecting a platform this deployment has no OAuth client for (LinkedIn: LINKEDIN_CLIENT_ID and LINKEDIN_CLIENT_SECRET unset; Instagram: INSTAGRAM_APP_ID and INSTAGRAM_APP_SECRET unset). `details`: `{ channel, missing }`.",
   internal_error: "Anything unexpected. The message is generic; the log line carries the requestId.",
 };
 

@@ -6,10 +6,22 @@ import { mediaDeliveryMode } from "./media-delivery";
 const UPLOAD_NOTE =
   "APP_URL is not a public address, so videos are uploaded with each post instead of fetched by Telegram.";
 
+const UNREACHABLE_NOTE =
+  "APP_URL is not a public address, so Instagram cannot fetch the post's images and video: set APP_URL to this server's public URL before publishing.";
+
+function note(row: ChannelConnection, mediaDelivery: "url" | "upload") {
+  if (row.statusMessage) return row.statusMessage;
+  if (row.channel === "telegram" && mediaDelivery === "upload") return UPLOAD_NOTE;
+  if (row.channel === "instagram" && mediaDeliveryMode() === "upload") return UNREACHABLE_NOTE;
+  return null;
+}
+
 /** A connection as the API shows it: never its credentials. */
 export function toChannelView(row: ChannelConnection): ChannelConnectionView {
-  // LinkedIn always takes images as uploads; Telegram fetches by URL when APP_URL is public.
-  const mediaDelivery = row.channel === "linkedin" ? "upload" : mediaDeliveryMode();
+  // LinkedIn always takes images as uploads; Instagram only fetches by URL; Telegram fetches by URL when
+  // APP_URL is public.
+  const mediaDelivery =
+    row.channel === "linkedin" ? "upload" : row.channel === "instagram" ? "url" : mediaDeliveryMode();
   return {
     channelId: row.id,
     brandId: row.brandId,
@@ -18,8 +30,7 @@ export function toChannelView(row: ChannelConnection): ChannelConnectionView {
     accountHandle: row.accountHandle,
     avatarUrl: row.avatarUrl,
     status: row.status,
-    statusMessage:
-      row.statusMessage ?? (row.channel === "telegram" && mediaDelivery === "upload" ? UPLOAD_NOTE : null),
+    statusMessage: note(row, mediaDelivery),
     mediaDelivery,
     createdAt: row.createdAt.toISOString(),
   };

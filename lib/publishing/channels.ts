@@ -7,7 +7,7 @@ import type { Principal } from "@/lib/auth/authenticate";
 import { requireBrandPermission } from "@/lib/brands/brand-access";
 import type { Permission } from "@/lib/contracts/permissions";
 import { log } from "@/lib/log";
-import { decryptSecret } from "@/lib/security/encrypt-secret";
+import { decryptSecret, encryptSecret } from "@/lib/security/encrypt-secret";
 import { toChannelView } from "./channel-view";
 
 export async function listChannels({ principal, brandId }: { principal: Principal; brandId: string }) {
@@ -82,4 +82,13 @@ export function channelCredentials(row: ChannelConnection): ChannelCredentials {
 
 export function oauthCredentials(row: ChannelConnection): OAuthCredentials {
   return JSON.parse(decryptSecret(row.credentials, row.id)) as OAuthCredentials;
+}
+
+/** Saves an OAuth channel's new tokens (after a refresh), encrypted like the first ones. */
+export async function saveOAuthCredentials(channelId: string, credentials: OAuthCredentials) {
+  const db = await getDb();
+  await db
+    .update(channelConnections)
+    .set({ credentials: encryptSecret(JSON.stringify(credentials), channelId), updatedAt: new Date() })
+    .where(eq(channelConnections.id, channelId));
 }

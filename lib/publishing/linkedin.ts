@@ -1,7 +1,6 @@
 import "server-only";
 import { getEnv } from "@/lib/config";
-import { metrics } from "@/lib/telemetry/metrics";
-import { failSpan, inSpan, SpanKind, setSpanAttributes } from "@/lib/telemetry/tracing";
+import { hostOf, platformCall } from "./platform-call";
 import { kindOfStatus, networkFailure, PlatformError } from "./platform-error";
 
 /**
@@ -52,43 +51,17 @@ async function failure(response: Response): Promise<PlatformError> {
   );
 }
 
-/** The provider-call outcome (metrics and spans, as for Telegram, HeyGen and D-ID) of a failed call. */
-function callOutcome(error: unknown) {
-  if (!(error instanceof PlatformError) || error.status === null) return "unreachable";
-  if (error.status === 429) return "rate_limited";
-  return error.status >= 500 ? "server_error" : "client_error";
-}
-
 /**
  * One LinkedIn call, in a CLIENT span `linkedin <call>` counted in brand_studio_provider_calls_total
  * (provider `linkedin`). The span names the host and the call, never the URL (an upload URL is signed).
  */
 function send(call: string, url: string, init: RequestInit, timeoutMs?: number): Promise<Response> {
-  const provider = "linkedin";
   const attributes = {
-    "brand_studio.provider": provider,
     "brand_studio.linkedin_call": call,
     "http.request.method": init.method ?? "GET",
-    "server.address": new URL(url).host,
+    "server.address": hostOf(url),
   };
-  return inSpan(`${provider} ${call}`, { kind: SpanKind.CLIENT, attributes }, async (span) => {
-    try {
-      const response = await request(url, init, timeoutMs);
-      metrics().providerCalls.inc({ provider, outcome: "ok" });
-      setSpanAttributes(span, { "brand_studio.outcome": "ok" });
-      return response;
-    } catch (error) {
-      const outcome = callOutcome(error);
-      metrics().providerCalls.inc({ provider, outcome });
-      const status = error instanceof PlatformError ? error.status : null;
-      setSpanAttributes(span, {
-        "brand_studio.outcome": outcome,
-        ...(status ? { "http.response.status_code": status } : {}),
-      });
-      failSpan(span, outcome);
-      throw error;
-    }
-  });
+  return platformCall("linkedin", call, attributes, () => request(url, init, timeoutMs));
 }
 
 async function request(url: string, init: RequestInit, timeoutMs?: number): Promise<Response> {

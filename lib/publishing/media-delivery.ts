@@ -52,10 +52,26 @@ export async function videoPayload(videoUrl: string): Promise<MediaPayload> {
     if (/^https?:\/\//i.test(videoUrl)) return { kind: "url", url: videoUrl };
     throw new Error("The post's video is not a media file of this site or an http(s) URL.");
   }
-  const storage = getMediaStorage();
-  const signed = await storage.signedUrl(key);
-  const absolute = /^https?:\/\//i.test(signed) ? signed : `${getEnv().APP_URL ?? ""}${signed}`;
+  const absolute = await signedAbsoluteUrl(key);
   if (isPublicUrl(absolute)) return { kind: "url", url: absolute };
-  const bytes = await buffer(await storage.read(key));
+  const bytes = await buffer(await getMediaStorage().read(key));
   return { kind: "upload", bytes, filename: key.split("/").pop() ?? "video.mp4" };
+}
+
+/** A stored key as an absolute, freshly signed URL (APP_URL's origin for the local store). */
+async function signedAbsoluteUrl(key: string) {
+  const signed = await getMediaStorage().signedUrl(key);
+  return /^https?:\/\//i.test(signed) ? signed : `${getEnv().APP_URL ?? ""}${signed}`;
+}
+
+/**
+ * Media for a platform that only fetches (Instagram): a stored key or `/media/…` path as a freshly signed
+ * absolute URL, an absolute URL as it is. It reaches the platform only when APP_URL is public (the
+ * connection says so otherwise).
+ */
+export async function fetchableMediaUrl(stored: string): Promise<string> {
+  if (/^https?:\/\//i.test(stored)) return stored;
+  const key = storedMediaKey(stored.startsWith("/") ? stored.split("?")[0] : stored);
+  if (!key) throw new Error("The media is not a file of this site or an http(s) URL.");
+  return signedAbsoluteUrl(key);
 }

@@ -12,6 +12,13 @@ import { log } from "@/lib/log";
 import { encryptSecret } from "@/lib/security/encrypt-secret";
 import type { OAuthCredentials } from "./channels";
 import {
+  exchangeInstagramCode,
+  instagramAccount,
+  instagramAuthorizeUrl,
+  instagramConfigured,
+  longLivedInstagramToken,
+} from "./instagram";
+import {
   exchangeLinkedInCode,
   type LinkedInTokens,
   linkedinAuthorizeUrl,
@@ -22,12 +29,68 @@ import { signOAuthState, verifyOAuthState } from "./oauth-state";
 import { PlatformError } from "./platform-error";
 
 /** The platforms that connect through OAuth. */
-export const OAUTH_CHANNELS = ["linkedin"] as const;
+export const OAUTH_CHANNELS = ["linkedin", "instagram"] as const;
 export type OAuthChannel = (typeof OAUTH_CHANNELS)[number];
 
-const CONFIG_VARIABLES: Record<OAuthChannel, string[]> = {
-  linkedin: ["LINKEDIN_CLIENT_ID", "LINKEDIN_CLIENT_SECRET"],
+type ConnectedAccount = {
+  tokens: LinkedInTokens;
+  externalId: string;
+  accountName: string;
+  accountHandle: string | null;
+  avatarUrl: string | null;
 };
+
+/** Each OAuth platform: its name, the variables that turn it on, its consent page and its code exchange. */
+const PROVIDERS: Record<
+  OAuthChannel,
+  {
+    name: string;
+    variables: string[];
+    configured: () => boolean;
+    authorizeUrl: (args: { redirectUri: string; state: string }) => string;
+    connect: (code: string, redirectUri: string) => Promise<ConnectedAccount>;
+  }
+> = {
+  linkedin: {
+    name: "LinkedIn",
+    variables: ["LINKEDIN_CLIENT_ID", "LINKEDIN_CLIENT_SECRET"],
+    configured: linkedinConfigured,
+    authorizeUrl: linkedinAuthorizeUrl,
+    async connect(code, redirectUri) {
+      const tokens = await exchangeLinkedInCode(code, redirectUri);
+      const account = await linkedinUserInfo(tokens.access_token);
+      return {
+        tokens,
+        externalId: account.sub,
+        accountName: account.name ?? account.given_name ?? "LinkedIn member",
+        accountHandle: null,
+        avatarUrl: account.picture ?? null,
+      };
+    },
+  },
+  instagram: {
+    name: "Instagram",
+    variables: ["INSTAGRAM_APP_ID", "INSTAGRAM_APP_SECRET"],
+    configured: instagramConfigured,
+    authorizeUrl: instagramAuthorizeUrl,
+    // The code for an hour's token, that for a 60-day one, then the professional account it speaks for.
+    async connect(code, redirectUri) {
+      const short = await exchangeInstagramCode(code, redirectUri);
+      const tokens = await longLivedInstagramToken(short.accessToken);
+      const account = await instagramAccount(tokens.access_token);
+      const handle = account.username ? `@${account.username}` : null;
+      return {
+        tokens,
+        externalId: String(account.user_id ?? short.userId),
+        accountName: account.name || handle || "Instagram account",
+        accountHandle: handle,
+        avatarUrl: account.profile_picture_url ?? null,
+      };
+    },
+  },
+};
+
+export const oauthPlatformName = (channel: OAuthChannel) => PROVIDERS[channel].name;
 
 export function oauthChannel(value: string): OAuthChannel {
   if (!(OAUTH_CHANNELS as readonly string[]).includes(value)) throw notFound("Channel type");
@@ -35,11 +98,12 @@ export function oauthChannel(value: string): OAuthChannel {
 }
 
 function requireConfigured(channel: OAuthChannel) {
-  if (channel === "linkedin" && linkedinConfigured()) return;
-  const missing = CONFIG_VARIABLES[channel];
+  const provider = PROVIDERS[channel];
+  if (provider.configured()) return;
+  const missing = provider.variables;
   throw new ApiError(
     "channel_not_configured",
-    `This server has no ${channel === "linkedin" ? "LinkedIn" : channel} app configured. An administrator sets ${missing.join(" and ")}.`,
+    `This server has no ${provider.name} app configured. An administrator sets ${missing.join(" and ")}.`,
     { details: { channel, missing } },
   );
 }
@@ -65,7 +129,7 @@ export async function startOAuth({
   requireConfigured(channel);
   const { brand } = await requireBrandPermission({ principal, brandId, permission: "channel.manage" });
   const state = signOAuthState(getAuthSecret(), { userId: principal.userId, brandId: brand.id, channel });
-  return linkedinAuthorizeUrl({ redirectUri: callbackUrl(channel, requestUrl), state });
+  return PROVIDERS[channel].authorizeUrl({ redirectUri: callbackUrl(channel, requestUrl), state });
 }
 
 function stateError(reason: string, message: string) {
@@ -112,40 +176,39 @@ export async function finishOAuth({
     brandId: payload.b,
     permission: "channel.manage",
   });
+  const platform = PROVIDERS[channel].name;
   const declined = params.get("error");
   if (declined) {
     throw new ApiError(
       "channel_check_failed",
-      `LinkedIn did not grant access (${declined}), so nothing was connected. ${RESTART}`,
+      `${platform} did not grant access (${declined}), so nothing was connected. ${RESTART}`,
       { details: { check: "oauth", platformMessage: params.get("error_description") ?? declined } },
     );
   }
   const code = params.get("code");
   if (!code) throw new ApiError("invalid_request", "The platform sent no authorization code back.");
 
-  let tokens: LinkedInTokens;
-  let account: Awaited<ReturnType<typeof linkedinUserInfo>>;
+  let account: ConnectedAccount;
   try {
-    tokens = await exchangeLinkedInCode(code, callbackUrl(channel, requestUrl));
-    account = await linkedinUserInfo(tokens.access_token);
+    account = await PROVIDERS[channel].connect(code, callbackUrl(channel, requestUrl));
   } catch (error) {
     if (!(error instanceof PlatformError)) throw error;
     if (error.kind === "rejected" || error.kind === "unauthorized") {
       throw new ApiError(
         "channel_check_failed",
-        `LinkedIn refused the authorization (${error.message}); nothing was connected. ${RESTART}`,
+        `${platform} refused the authorization (${error.message}); nothing was connected. ${RESTART}`,
         { details: { check: "oauth", platformMessage: error.message } },
       );
     }
     throw new ApiError(
       "provider_unavailable",
-      `LinkedIn did not answer; nothing was connected. ${RESTART}`,
+      `${platform} did not answer; nothing was connected. ${RESTART}`,
       error.retryAfterSeconds ? { headers: { "Retry-After": String(error.retryAfterSeconds) } } : {},
     );
   }
-  const credentials = oauthCredentialsFrom(tokens);
+  const credentials = oauthCredentialsFrom(account.tokens);
   const db = await getDb();
-  const externalId = account.sub;
+  const { externalId } = account;
   const now = new Date();
   const [existing] = await db
     .select({ id: channelConnections.id })
@@ -159,9 +222,9 @@ export async function finishOAuth({
     );
   const id = existing?.id ?? newId("chn");
   const fields = {
-    accountName: account.name ?? account.given_name ?? "LinkedIn member",
-    accountHandle: null,
-    avatarUrl: account.picture ?? null,
+    accountName: account.accountName,
+    accountHandle: account.accountHandle,
+    avatarUrl: account.avatarUrl,
     credentials: encryptSecret(JSON.stringify(credentials), id),
     status: "active" as const,
     statusMessage: null,
@@ -182,6 +245,7 @@ export async function finishOAuth({
   return { brandId: brand.id, channelId: id };
 }
 
+/** Tokens as stored; Instagram's long-lived token has no refresh token (it refreshes itself). */
 export function oauthCredentialsFrom(tokens: LinkedInTokens, previous?: OAuthCredentials): OAuthCredentials {
   const now = Date.now();
   return {

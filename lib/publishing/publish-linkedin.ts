@@ -1,11 +1,8 @@
 import "server-only";
 import { buffer } from "node:stream/consumers";
-import { eq } from "drizzle-orm";
-import { getDb } from "@/db/client";
-import { type ChannelConnection, channelConnections, type Post } from "@/db/schema";
+import type { ChannelConnection, Post } from "@/db/schema";
 import { getMediaStorage, storedMediaKey } from "@/lib/media/storage";
-import { encryptSecret } from "@/lib/security/encrypt-secret";
-import { type OAuthCredentials, oauthCredentials } from "./channels";
+import { type OAuthCredentials, oauthCredentials, saveOAuthCredentials } from "./channels";
 import { createLinkedInPost, refreshLinkedInToken, uploadLinkedInImage } from "./linkedin";
 import { type LinkedInVideoFile, uploadLinkedInVideo } from "./linkedin-video";
 import { oauthCredentialsFrom } from "./oauth-connect";
@@ -39,11 +36,7 @@ export async function freshLinkedInToken(channel: ChannelConnection): Promise<st
   }
   const tokens = await refreshLinkedInToken(credentials.refreshToken as string);
   const next: OAuthCredentials = oauthCredentialsFrom(tokens, credentials);
-  const db = await getDb();
-  await db
-    .update(channelConnections)
-    .set({ credentials: encryptSecret(JSON.stringify(next), channel.id), updatedAt: new Date() })
-    .where(eq(channelConnections.id, channel.id));
+  await saveOAuthCredentials(channel.id, next);
   return next.accessToken;
 }
 

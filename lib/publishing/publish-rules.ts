@@ -1,5 +1,5 @@
 import type { Post } from "@/db/schema";
-import { CHANNEL_RULES } from "@/lib/contracts/post-rules";
+import { CHANNEL_RULES, MAX_MEDIA_ITEMS } from "@/lib/contracts/post-rules";
 
 /** The text a post is published with: its caption, then its hashtags that the caption does not already hold. */
 export function publishedText(post: Pick<Post, "caption" | "hashtags">) {
@@ -23,10 +23,12 @@ export type PublishRuleViolation = {
  * when it runs, since the post may have been edited in between). Telegram: the post's video goes as
  * sendVideo with a caption of at most 1,024 characters; without a video, sendMessage takes 4,096. LinkedIn's
  * video rules need the media store (its size), so they are linkedin-video.ts's linkedinVideoRuleViolation.
+ * Instagram: media required, the video as a reel or the media plan's generated images; a carousel plan
+ * needs 2 to 10 of them.
  */
 export function publishRuleViolation(
   channel: "telegram" | "instagram" | "linkedin",
-  post: Pick<Post, "caption" | "hashtags" | "videoUrl">,
+  post: Pick<Post, "caption" | "hashtags" | "videoUrl" | "mediaPlan">,
 ): PublishRuleViolation | null {
   const text = publishedText(post);
   const withMedia = Boolean(post.videoUrl);
@@ -40,6 +42,36 @@ export function publishRuleViolation(
       actual: text.length,
       withMedia,
       message: `The text to publish has ${text.length} characters (caption and hashtags); ${PLATFORM_NAMES[channel]} allows ${limit}${withMedia ? " with a video" : ""}. Shorten the caption.`,
+    };
+  }
+  if (channel === "instagram" && !post.videoUrl) return instagramMediaViolation(post, text.length);
+  return null;
+}
+
+/** An Instagram post needs the video or at least one generated image; a carousel 2 to 10. */
+function instagramMediaViolation(
+  post: Pick<Post, "mediaPlan">,
+  textLength: number,
+): PublishRuleViolation | null {
+  const images = post.mediaPlan.items.filter((item) => Boolean(item.imageKey)).length;
+  const base = { channel: "instagram" as const, withMedia: images > 0 };
+  if (images === 0) {
+    return {
+      ...base,
+      rule: "media_required",
+      limit: 1,
+      actual: 0,
+      message: `Instagram posts need media: generate an image of the media plan or add the video (the caption alone, ${textLength} characters, cannot be posted).`,
+    };
+  }
+  const carousel = post.mediaPlan.format === "carousel";
+  if (images > MAX_MEDIA_ITEMS || (carousel && images < 2)) {
+    return {
+      ...base,
+      rule: "media_count",
+      limit: images > MAX_MEDIA_ITEMS ? MAX_MEDIA_ITEMS : 2,
+      actual: images,
+      message: `An Instagram carousel holds 2 to ${MAX_MEDIA_ITEMS} images and this post has ${images} generated. ${images < 2 ? "Generate another image, or make it a single image post." : "Remove images from the media plan."}`,
     };
   }
   return null;

@@ -3,7 +3,14 @@ import { randomUUID } from "node:crypto";
 import { and, eq, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { PgBoss } from "pg-boss";
 import { getDb } from "@/db/client";
-import { brands, channelConnections, type Publication, posts, publications } from "@/db/schema";
+import {
+  brands,
+  type ChannelConnection,
+  channelConnections,
+  type Publication,
+  posts,
+  publications,
+} from "@/db/schema";
 import type { ErrorCode } from "@/lib/api/error-codes";
 import { ERROR_CODES } from "@/lib/api/error-codes";
 import { getEnv } from "@/lib/config";
@@ -18,6 +25,13 @@ import { videoPayload } from "./media-delivery";
 import { PlatformError } from "./platform-error";
 import { settlePostStatus } from "./post-status";
 import { enqueuePublication } from "./publication-queue";
+import {
+  freshInstagramToken,
+  InstagramLimitReached,
+  type InstagramMedia,
+  instagramDelivery,
+  instagramMedia,
+} from "./publish-instagram";
 import { freshLinkedInToken, mediaPlanImages, sendLinkedInPost } from "./publish-linkedin";
 import { publishedText, publishRuleViolation } from "./publish-rules";
 import { type PublishRun, RunLostError } from "./publish-run";
@@ -177,41 +191,59 @@ export async function runPublication(publicationId: string, boss: PgBoss) {
       "The stored token cannot be read; reconnect the channel.",
     );
   };
+  /** A token that could not be read or refreshed: reconnect when it was refused, retry when unanswered. */
+  const tokenFailure = async (error: unknown) => {
+    if (error instanceof SecretDecryptionError) return unreadable();
+    if (!(error instanceof PlatformError)) throw error;
+    if (error.kind === "transient" || error.kind === "not_sent" || error.kind === "unknown")
+      return fail(
+        row,
+        token,
+        "provider_unavailable",
+        `${error.platform} did not answer the token refresh: ${error.message}`,
+        true,
+      );
+    await markNeedsReconnect(channel.id, `${error.platform} refused the stored token: ${error.message}`);
+    return fail(
+      row,
+      token,
+      "channel_reauth_required",
+      `${error.platform} refused the stored token (${error.message}). Reconnect the channel.`,
+    );
+  };
   const text = publishedText(post);
-  const mediaFailed = (at: Publication, what: "read" | "sent", error: unknown) =>
+  const mediaFailed = (error: unknown) =>
     fail(
-      at,
+      row,
       token,
       "internal_error",
-      `The post's media could not be ${what}: ${(error as Error).message}`,
+      `The post's media could not be read: ${(error as Error).message}`,
       false,
     );
   // Everything that needs no platform post is done before the point of no return: credentials, a token
-  // refresh, reading the media. A send may upload first (safe to redo) and calls run.commitCall() right
-  // before the call that must not repeat.
+  // refresh, reading the media. A send may first do what posts nothing (uploads, Instagram's containers:
+  // safe to redo) and calls run.commitCall() right before the call that must not repeat.
   let send: (run: PublishRun) => Promise<Sent>;
-  if (channel.channel === "linkedin") {
+  if (channel.channel === "instagram") {
+    let accessToken: string;
+    try {
+      accessToken = await freshInstagramToken(channel);
+    } catch (error) {
+      return tokenFailure(error);
+    }
+    let media: InstagramMedia;
+    try {
+      media = await instagramMedia(post);
+    } catch (error) {
+      return mediaFailed(error);
+    }
+    send = instagramDelivery(accessToken, channel, text, media);
+  } else if (channel.channel === "linkedin") {
     let accessToken: string;
     try {
       accessToken = await freshLinkedInToken(channel);
     } catch (error) {
-      if (error instanceof SecretDecryptionError) return unreadable();
-      if (!(error instanceof PlatformError)) throw error;
-      if (error.kind === "transient" || error.kind === "not_sent" || error.kind === "unknown")
-        return fail(
-          row,
-          token,
-          "provider_unavailable",
-          `LinkedIn did not answer the token refresh: ${error.message}`,
-          true,
-        );
-      await markNeedsReconnect(channel.id, `LinkedIn refused the stored token: ${error.message}`);
-      return fail(
-        row,
-        token,
-        "channel_reauth_required",
-        `LinkedIn refused the stored token (${error.message}). Reconnect the channel.`,
-      );
+      return tokenFailure(error);
     }
     // A LinkedIn post carries one video or images: the post's video wins over its media plan's images.
     let video: Awaited<ReturnType<typeof linkedinVideo>> = null;
@@ -220,7 +252,7 @@ export async function runPublication(publicationId: string, boss: PgBoss) {
       video = await linkedinVideo(post);
       if (!video) images = await mediaPlanImages(post);
     } catch (error) {
-      return mediaFailed(row, "read", error);
+      return mediaFailed(error);
     }
     if (video && "violation" in video)
       return fail(row, token, "publish_rule_violation", video.violation.message);
@@ -237,13 +269,7 @@ export async function runPublication(publicationId: string, boss: PgBoss) {
     try {
       if (post.videoUrl) media = await videoPayload(post.videoUrl);
     } catch (error) {
-      return fail(
-        row,
-        token,
-        "internal_error",
-        `The post's video could not be read: ${(error as Error).message}`,
-        false,
-      );
+      return mediaFailed(error);
     }
     send = async (run) => {
       await run.commitCall();
@@ -297,87 +323,115 @@ export async function runPublication(publicationId: string, boss: PgBoss) {
       log.warn("publication_run_lost", { publicationId: row.id, committed });
       return;
     }
-    if (!(error instanceof PlatformError)) {
-      log.error("publication_call_failed", { publicationId: row.id, error });
-      if (!committed) return mediaFailed(started, "sent", error);
-      return fail(started, token, "publish_outcome_unknown", OUTCOME_UNKNOWN);
-    }
-    const platform = error.platform;
-    log.warn("publication_platform_error", {
-      publicationId: row.id,
-      kind: error.kind,
-      status: error.status,
-      message: error.message,
-      attempt: started.attempts,
-    });
-    // Before commitCall nothing was posted (only uploads), so an unanswered upload is simply retried.
-    switch (!committed && error.kind === "unknown" ? "transient" : error.kind) {
-      case "unknown":
+    if (error instanceof InstagramLimitReached)
+      return fail(started, token, "rate_limited", error.message, true);
+    return platformFailure(boss, started, token, channel, error, committed);
+  }
+}
+
+/**
+ * A platform call failed. `callMade`: after the point of no return (the post may exist), else while
+ * preparing (nothing was posted, so even an unanswered call may run again).
+ */
+async function platformFailure(
+  boss: PgBoss,
+  started: Publication,
+  token: string,
+  channel: ChannelConnection,
+  error: unknown,
+  callMade: boolean,
+) {
+  const row = started;
+  if (!(error instanceof PlatformError)) {
+    log.error("publication_call_failed", { publicationId: row.id, error });
+    if (!callMade)
+      return fail(
+        started,
+        token,
+        "internal_error",
+        `Preparing the post failed: ${(error as Error).message}`,
+        false,
+      );
+    return fail(started, token, "publish_outcome_unknown", OUTCOME_UNKNOWN);
+  }
+  const platform = error.platform;
+  log.warn("publication_platform_error", {
+    publicationId: row.id,
+    kind: error.kind,
+    status: error.status,
+    message: error.message,
+    attempt: started.attempts,
+  });
+  switch (error.kind) {
+    case "unknown":
+      // Before the point of no return nothing was posted, so an unanswered call is retried like a 5xx.
+      if (callMade)
         return fail(started, token, "publish_outcome_unknown", `${error.message} ${OUTCOME_UNKNOWN}`);
-      case "unauthorized":
-        await markNeedsReconnect(channel.id, `${platform} refused the token: ${error.message}`);
+      return retryOrFail(boss, started, token, error);
+    case "unauthorized":
+      await markNeedsReconnect(channel.id, `${platform} refused the token: ${error.message}`);
+      return fail(
+        started,
+        token,
+        "channel_reauth_required",
+        `${platform} refused the token (${error.message}). Reconnect the channel.`,
+      );
+    case "rejected":
+      if (error.status === 403) {
+        await markNeedsReconnect(channel.id, `${platform} refused to post: ${error.message}`);
         return fail(
           started,
           token,
           "channel_reauth_required",
-          `${platform} refused the token (${error.message}). Reconnect the channel.`,
+          channel.channel === "telegram"
+            ? `Telegram refused to post (${error.message}). Check the bot is still an administrator, then reconnect.`
+            : `${platform} refused to post (${error.message}). Reconnect the channel to grant posting again.`,
         );
-      case "rejected":
-        if (error.status === 403) {
-          await markNeedsReconnect(channel.id, `${platform} refused to post: ${error.message}`);
-          return fail(
-            started,
-            token,
-            "channel_reauth_required",
-            channel.channel === "telegram"
-              ? `Telegram refused to post (${error.message}). Check the bot is still an administrator, then reconnect.`
-              : `${platform} refused to post (${error.message}). Reconnect the channel to grant posting again.`,
-          );
-        }
-        return fail(
-          started,
-          token,
-          "publish_rule_violation",
-          `${platform} refused the post: ${error.message}`,
-        );
-      default: {
-        // transient or not_sent: nothing was posted, so the call is "not started" again and may retry.
-        const code: ErrorCode = error.status === 429 ? "rate_limited" : "provider_unavailable";
-        if (started.attempts >= PUBLISH_MAX_ATTEMPTS) {
-          await db.update(publications).set({ callStartedAt: null }).where(eq(publications.id, row.id));
-          return fail(
-            started,
-            token,
-            code,
-            `${platform} kept failing after ${started.attempts} attempts: ${error.message}`,
-            true,
-          );
-        }
-        const delay = retryDelaySeconds(started.attempts, error.retryAfterSeconds);
-        const nextAttemptAt = new Date(Date.now() + delay * 1000);
-        const [released] = await db
-          .update(publications)
-          .set({
-            callStartedAt: null,
-            claimToken: null,
-            leaseUntil: null,
-            nextAttemptAt,
-            updatedAt: new Date(),
-          })
-          .where(and(eq(publications.id, row.id), eq(publications.claimToken, token)))
-          .returning();
-        if (released) {
-          metrics().publications.inc({ platform: row.channel, outcome: "retry_scheduled" });
-          await enqueuePublication({ boss, publicationId: row.id, startAfter: nextAttemptAt });
-        }
-        log.info("publication_retry_scheduled", {
-          publicationId: row.id,
-          delaySeconds: delay,
-          attempt: started.attempts,
-        });
       }
-    }
+      return fail(started, token, "publish_rule_violation", `${platform} refused the post: ${error.message}`);
+    default:
+      return retryOrFail(boss, started, token, error);
   }
+}
+
+/** Transient or not sent: nothing was posted, so the call is "not started" again and may retry. */
+async function retryOrFail(boss: PgBoss, started: Publication, token: string, error: PlatformError) {
+  const db = await getDb();
+  const row = started;
+  const platform = error.platform;
+  const code: ErrorCode = error.status === 429 ? "rate_limited" : "provider_unavailable";
+  if (started.attempts >= PUBLISH_MAX_ATTEMPTS) {
+    await db.update(publications).set({ callStartedAt: null }).where(eq(publications.id, row.id));
+    return fail(
+      started,
+      token,
+      code,
+      `${platform} kept failing after ${started.attempts} attempts: ${error.message}`,
+      true,
+    );
+  }
+  const delay = retryDelaySeconds(started.attempts, error.retryAfterSeconds);
+  const nextAttemptAt = new Date(Date.now() + delay * 1000);
+  const [released] = await db
+    .update(publications)
+    .set({
+      callStartedAt: null,
+      claimToken: null,
+      leaseUntil: null,
+      nextAttemptAt,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(publications.id, row.id), eq(publications.claimToken, token)))
+    .returning();
+  if (released) {
+    metrics().publications.inc({ platform: row.channel, outcome: "retry_scheduled" });
+    await enqueuePublication({ boss, publicationId: row.id, startAfter: nextAttemptAt });
+  }
+  log.info("publication_retry_scheduled", {
+    publicationId: row.id,
+    delaySeconds: delay,
+    attempt: started.attempts,
+  });
 }
 
 type Sent = { externalId: string; permalink: string; publishedAt: Date };

@@ -1,7 +1,6 @@
 import "server-only";
 import { getEnv } from "@/lib/config";
-import { metrics } from "@/lib/telemetry/metrics";
-import { failSpan, inSpan, SpanKind, setSpanAttributes } from "@/lib/telemetry/tracing";
+import { hostOf, platformCall } from "./platform-call";
 import {
   PlatformError,
   type PlatformFailureKind,
@@ -47,15 +46,6 @@ type Answer<T> =
   | { ok: true; result: T }
   | { ok: false; error_code?: number; description?: string; parameters?: { retry_after?: number } };
 
-/** The provider-call outcome (metrics and spans, as for HeyGen and D-ID) of a failed Telegram call. */
-function callOutcome(error: unknown) {
-  if (!(error instanceof TelegramError)) return "unreachable";
-  if (error.status === 429) return "rate_limited";
-  if (error.status !== null && error.status >= 500) return "server_error";
-  if (error.status !== null) return "client_error";
-  return error.kind === "not_sent" ? "unreachable" : "timeout";
-}
-
 /**
  * One Bot API call, in a CLIENT span `telegram <method>` and counted in brand_studio_provider_calls_total
  * (provider `telegram`). The span names the host and the method, never the URL (it holds the bot token).
@@ -66,41 +56,12 @@ export function callTelegram<T>(
   body: Record<string, unknown> | FormData,
   options: { timeoutMs?: number } = {},
 ): Promise<T> {
-  const provider = "telegram";
-  let host = "";
-  try {
-    host = new URL(getEnv().TELEGRAM_API_BASE_URL).host;
-  } catch {}
-  return inSpan(
-    `${provider} ${method}`,
-    {
-      kind: SpanKind.CLIENT,
-      attributes: {
-        "brand_studio.provider": provider,
-        "brand_studio.telegram_method": method,
-        "http.request.method": "POST",
-        "server.address": host,
-      },
-    },
-    async (span) => {
-      try {
-        const result = await requestTelegram<T>(token, method, body, options);
-        metrics().providerCalls.inc({ provider, outcome: "ok" });
-        setSpanAttributes(span, { "brand_studio.outcome": "ok" });
-        return result;
-      } catch (error) {
-        const outcome = callOutcome(error);
-        metrics().providerCalls.inc({ provider, outcome });
-        const status = error instanceof TelegramError ? error.status : null;
-        setSpanAttributes(span, {
-          "brand_studio.outcome": outcome,
-          ...(status ? { "http.response.status_code": status } : {}),
-        });
-        failSpan(span, outcome);
-        throw error;
-      }
-    },
-  );
+  const attributes = {
+    "brand_studio.telegram_method": method,
+    "http.request.method": "POST",
+    "server.address": hostOf(getEnv().TELEGRAM_API_BASE_URL),
+  };
+  return platformCall("telegram", method, attributes, () => requestTelegram<T>(token, method, body, options));
 }
 
 async function requestTelegram<T>(

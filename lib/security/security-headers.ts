@@ -53,6 +53,14 @@ export function contentSecurityPolicy(nonce: string | undefined, env: Env = getE
     env.GOOGLE_CLIENT_ID ? OAUTH_HOSTS.google : undefined,
   ];
   const list = (...sources: (string | undefined)[]) => sources.filter(Boolean).join(" ");
+  // Connected channels show the account's avatar from the platform's CDN (or a local fake's host).
+  const origin = (url: string | undefined) => (url ? new URL(url).origin : undefined);
+  const avatars = [
+    ...(env.LINKEDIN_CLIENT_ID ? ["https://media.licdn.com", origin(env.LINKEDIN_API_BASE_URL)] : []),
+    ...(env.INSTAGRAM_APP_ID
+      ? ["https://*.cdninstagram.com", "https://*.fbcdn.net", origin(env.INSTAGRAM_GRAPH_BASE_URL)]
+      : []),
+  ].filter((source, index, all) => source && all.indexOf(source) === index);
   const directives = [
     "default-src 'self'",
     `script-src ${list(
@@ -61,7 +69,7 @@ export function contentSecurityPolicy(nonce: string | undefined, env: Env = getE
       development ? "'unsafe-eval'" : undefined,
     )}`,
     "style-src 'self' 'unsafe-inline'",
-    `img-src ${list("'self'", "data:", "blob:", s3)}`,
+    `img-src ${list("'self'", "data:", "blob:", s3, ...avatars)}`,
     `media-src ${list("'self'", "blob:", s3)}`,
     "font-src 'self' data:",
     `connect-src ${list("'self'", development ? "ws:" : undefined)}`,

@@ -147,11 +147,15 @@ export async function startFake(options: {
       sendJson(res, 500, { error: { message: (error as Error).message } });
     }
   });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  return { ...(await listen(server, options.port)), requests };
+}
+
+/** Listens on 127.0.0.1 (a free port unless given): the fake's URL, and a close that drops open connections. */
+export async function listen(server: http.Server, port = 0) {
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const address = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
+    url: `http://127.0.0.1:${address.port}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

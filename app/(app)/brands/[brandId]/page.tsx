@@ -1,9 +1,15 @@
 import { BrandSettings } from "@/components/brands/brand-settings";
+import { instagramConfigured } from "@/lib/publishing/instagram";
 import { linkedinConfigured } from "@/lib/publishing/linkedin";
 
 export const metadata = { title: "Brand settings" };
 
 export default async function BrandSettingsPage({ params }: { params: Promise<{ brandId: string }> }) {
   const { brandId } = await params;
-  return <BrandSettings brandId={brandId} oauth={{ linkedin: linkedinConfigured() }} />;
+  return (
+    <BrandSettings
+      brandId={brandId}
+      oauth={{ linkedin: linkedinConfigured(), instagram: instagramConfigured() }}
+    />
+  );
 }
