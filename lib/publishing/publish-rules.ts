@@ -1,5 +1,5 @@
 import type { Post } from "@/db/schema";
-import { CHANNEL_RULES, MAX_MEDIA_ITEMS } from "@/lib/contracts/post-rules";
+import { CHANNEL_RULES, type Channel, MAX_MEDIA_ITEMS } from "@/lib/contracts/post-rules";
 
 /** The text a post is published with: its caption, then its hashtags that the caption does not already hold. */
 export function publishedText(post: Pick<Post, "caption" | "hashtags">) {
@@ -10,7 +10,7 @@ export function publishedText(post: Pick<Post, "caption" | "hashtags">) {
 export const PLATFORM_NAMES = { telegram: "Telegram", linkedin: "LinkedIn", instagram: "Instagram" } as const;
 
 export type PublishRuleViolation = {
-  channel: "telegram" | "instagram" | "linkedin";
+  channel: Channel;
   rule: "caption_length" | "media_required" | "media_count" | "media_unsupported" | "media_size";
   limit: number;
   actual: number;
@@ -27,7 +27,7 @@ export type PublishRuleViolation = {
  * needs 2 to 10 of them.
  */
 export function publishRuleViolation(
-  channel: "telegram" | "instagram" | "linkedin",
+  channel: Channel,
   post: Pick<Post, "caption" | "hashtags" | "videoUrl" | "mediaPlan">,
 ): PublishRuleViolation | null {
   const text = publishedText(post);
