@@ -146,9 +146,10 @@ const progressBarHeight = (frame: BrandedFrame) =>
 /** One drawtext per line of a boxed block; `enable` limits it in time (a held still needs none). */
 async function textDraws(block: TextBlock, fontFile: string, dir: string) {
   const draws: string[] = [];
+  const writes: Promise<void>[] = [];
   for (const [line, words] of block.lines.entries()) {
     const file = path.join(dir, `text-${textFiles++}.txt`);
-    await fs.promises.writeFile(file, words);
+    writes.push(fs.promises.writeFile(file, words));
     const y = block.top + line * block.lineHeight + block.padding;
     draws.push(
       `drawtext=fontfile=${quote(fontFile)}:textfile=${quote(file)}:expansion=none` +
@@ -158,6 +159,7 @@ async function textDraws(block: TextBlock, fontFile: string, dir: string) {
         (block.enable ? `:enable='${block.enable}'` : ""),
     );
   }
+  await Promise.all(writes);
   return draws;
 }
 
@@ -256,13 +258,17 @@ async function heldGraph(frame: BrandedFrame, dir: string): Promise<string> {
   const taken = new Map<number, number>();
   let endsTaken = 0;
   const barHeight = progressBarHeight(frame);
+  // Every stretch's text files written at once: the encode is waiting for this graph.
+  const texts = await Promise.all(
+    stretches.map(async (stretch) =>
+      (await Promise.all(stretch.blocks.map((block) => textDraws(block, frame.fontFile, dir)))).flat(),
+    ),
+  );
   for (const [index, stretch] of stretches.entries()) {
     const use = taken.get(stretch.input) ?? 0;
     taken.set(stretch.input, use + 1);
     let label = `in${stretch.input}_${use}`;
-    const draws = (
-      await Promise.all(stretch.blocks.map((block) => textDraws(block, frame.fontFile, dir)))
-    ).flat();
+    const draws = texts[index];
     const bar = Math.round((frame.width * stretch.from) / totalFrames);
     if (bar > 0)
       draws.push(`drawbox=x=0:y=0:w=${bar}:h=${barHeight}:color=${ffColor(frame.accentBox)}:t=fill`);

@@ -58,18 +58,26 @@ async function speakPhrases(options: {
       // cores busy and shorten the wait before the encode can start (ffmpeg needs every phrase's length
       // first; measured on the loaded 2-core machine, 14 phrases: 4.2 s with 2 lanes, 3.3 s with 4). The
       // WebAssembly engine is a Node process that compiles eSpeak each time: one per core. OpenAI's calls
-      // wait on the network.
+      // wait on the network. Both eSpeak engines run their lanes from one shell (sayAll): each spawn from
+      // this large process blocks its JS thread for milliseconds (on the loaded machine, profiled, most of
+      // the render's own CPU time), the small shell's forks do not.
       const lanes =
         engine.name === "openai"
           ? 4
           : engine.name === "espeak-ng"
             ? Math.max(4, renderThreads() * 2)
             : renderThreads();
-      const speeches = await mapLimited(phrases, lanes, async (text, index) => {
-        const pcm = await engine.say(text, path.join(dir, `say-${index}.wav`), signal);
-        onSpoken(++spoken);
-        return pcm;
-      });
+      const items = phrases.map((text, index) => ({ text, wavFile: path.join(dir, `say-${index}.wav`) }));
+      let speeches: Pcm[];
+      if (engine.sayAll) {
+        speeches = await engine.sayAll(items, { lanes, signal, onSpoken: () => onSpoken(++spoken) });
+      } else {
+        speeches = await mapLimited(items, lanes, async ({ text, wavFile }) => {
+          const pcm = await engine.say(text, wavFile, signal);
+          onSpoken(++spoken);
+          return pcm;
+        });
+      }
       return { speeches, warnings: [], engine: engine.name };
     } catch (error) {
       if (signal.aborted) throw error;
@@ -365,12 +373,13 @@ export async function renderBranded(
 
   const prefix = videoMediaPrefix(request.jobId);
   const captionsKey = `${prefix}/captions.vtt`;
-  await inSpan("render upload", { attributes: { "brand_studio.files": 3 } }, async () => {
-    await storage.put(`${prefix}/video.mp4`, videoFile);
-    await storage.put(`${prefix}/poster.jpg`, posterFile);
-    await fs.promises.writeFile(file("captions.vtt"), toWebVtt(cues));
-    await storage.put(captionsKey, file("captions.vtt"));
-  });
+  await inSpan("render upload", { attributes: { "brand_studio.files": 3 } }, () =>
+    Promise.all([
+      storage.put(`${prefix}/video.mp4`, videoFile),
+      storage.put(`${prefix}/poster.jpg`, posterFile),
+      storage.put(captionsKey, Buffer.from(toWebVtt(cues))),
+    ]),
+  );
   onProgress(99);
   const scenes: BrandedScene[] = cues.map((cue, index) => ({
     text: cue.text,

@@ -4,7 +4,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { experimental_generateSpeech as generateSpeech } from "ai";
 import { getEnv } from "@/lib/config";
 import { type EspeakProgram, findEspeak, findEspeakWasm } from "./find-binary";
-import { type Pcm, readWav, speak } from "./speech";
+import { type Pcm, readWav, SHELL, speak, speakAll } from "./speech";
 
 export type SpeechEngineName = "openai" | "espeak-ng" | "espeak-wasm";
 
@@ -12,6 +12,11 @@ export type SpeechEngineName = "openai" | "espeak-ng" | "espeak-wasm";
 export type SpeechEngine = {
   name: SpeechEngineName;
   say(text: string, wavFile: string, signal: AbortSignal): Promise<Pcm>;
+  /** Many phrases at once, `lanes` side by side, where the engine does that more cheaply than `say`. */
+  sayAll?(
+    items: { text: string; wavFile: string }[],
+    options: { lanes: number; signal: AbortSignal; onSpoken: () => void },
+  ): Promise<Pcm[]>;
 };
 
 export type SpeechOptions = { language: string; wordsPerMinute: number; voice: string | null };
@@ -64,6 +69,24 @@ function espeakEngine(
         signal,
       });
     },
+    // Without a shell (not on Debian), each phrase is its own process through `say`.
+    ...(fs.existsSync(SHELL)
+      ? {
+          sayAll: (
+            items: { text: string; wavFile: string }[],
+            { lanes, signal, onSpoken }: { lanes: number; signal: AbortSignal; onSpoken: () => void },
+          ) =>
+            speakAll({
+              espeak,
+              items,
+              language: options.language,
+              wordsPerMinute: options.wordsPerMinute,
+              lanes,
+              signal,
+              onSpoken,
+            }),
+        }
+      : {}),
   };
 }
 

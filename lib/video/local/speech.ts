@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import path from "node:path";
 import type { EspeakProgram } from "./find-binary";
 import { runProcess } from "./run-process";
 
@@ -89,4 +90,58 @@ export async function speak(options: {
     await run("en");
   }
   return readWav(await fs.promises.readFile(wavFile));
+}
+
+/** Quotes one word for /bin/sh: inside '…' everything is literal except the quote itself. */
+const shellWord = (value: string) => `'${value.replace(/'/g, "'\\''")}'`;
+
+export const SHELL = "/bin/sh";
+
+/**
+ * Speaks many phrases with espeak-ng from one process: a /bin/sh that runs them in `lanes` sequential
+ * groups side by side. Each spawn from the app (a large Node process) costs several milliseconds of
+ * its only JS thread, and the render cannot start encoding before every phrase is spoken; the shell
+ * forks cheaply. Same fallback as speak(): a language without a voice is spoken in English. Rejects
+ * when any phrase fails; the caller tries the next engine.
+ */
+export async function speakAll(options: {
+  espeak: EspeakProgram;
+  items: { text: string; wavFile: string }[];
+  language: string;
+  wordsPerMinute: number;
+  lanes: number;
+  signal?: AbortSignal;
+  /** Called as each phrase is spoken (the shell prints its index). */
+  onSpoken?: (index: number) => void;
+}): Promise<Pcm[]> {
+  const { espeak, items, language, wordsPerMinute, lanes, signal, onSpoken } = options;
+  if (items.length === 0) return [];
+  await Promise.all(items.map((item) => fs.promises.writeFile(`${item.wavFile}.txt`, item.text)));
+  const program = [espeak.command, ...espeak.prefix].map(shellWord).join(" ");
+  const say = (voice: string, item: { wavFile: string }) =>
+    `${program} -v ${shellWord(voice)} -s ${Math.round(wordsPerMinute)} -w ${shellWord(item.wavFile)} -f ${shellWord(`${item.wavFile}.txt`)}`;
+  const sayOne = (item: { wavFile: string }) =>
+    language === "en" ? say("en", item) : `{ ${say(language, item)} || ${say("en", item)}; }`;
+  const laneCount = Math.max(1, Math.min(lanes, items.length));
+  const groups = Array.from({ length: laneCount }, (_, lane) =>
+    items.flatMap((item, index) => (index % laneCount === lane ? [{ item, index }] : [])),
+  );
+  // Every group in the background, then each one's exit status: the shell fails when any phrase did.
+  const script = [
+    ...groups.map(
+      (group, lane) =>
+        `( ${group.map(({ item, index }) => `${sayOne(item)} && echo ${index}`).join(" && ")} ) & p${lane}=$!`,
+    ),
+    "s=0",
+    ...groups.map((_, lane) => `wait $p${lane} || s=1`),
+    "exit $s",
+  ].join("\n");
+  await runProcess(SHELL, ["-c", script], {
+    signal,
+    cwd: path.dirname(items[0].wavFile),
+    onStdoutLine: (line) => {
+      if (onSpoken && /^\d+$/.test(line)) onSpoken(Number(line));
+    },
+  });
+  return Promise.all(items.map(async (item) => readWav(await fs.promises.readFile(item.wavFile))));
 }
