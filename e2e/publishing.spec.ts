@@ -55,14 +55,33 @@ test("connect Telegram, publish now with a permalink, schedule one and see it pu
   await expectAxeClean(page, "brand settings with a channel");
   await shoot(page, "publish-brand-channels");
 
-  // Publish now from the studio.
-  await page.goto(`/studio/${first}`);
+  // The first post gets its video: made from the post, then "Use in post" on the video's page.
+  const job = await page.request.post("/api/video/jobs", {
+    headers,
+    data: { brandId, mode: "regular", postId: first },
+  });
+  expect(job.status()).toBe(202);
+  await page.goto(`/videos/${(await job.json()).jobId}`);
+  await page.getByRole("button", { name: "Use in post" }).click({ timeout: 120_000 });
+  await expect(page).toHaveURL(new RegExp(`/studio/${first}$`));
+
+  // Publish it now from the studio: the video goes with it.
   const publish = page.getByTestId("publish-panel");
   await publish.getByRole("button", { name: "Publish to Northwind News now" }).click();
   const row = publish.getByTestId("publication-row").first();
   await expect(row.getByTestId("publication-status")).toHaveAttribute("data-status", "published", {
     timeout: 30_000,
   });
+  // The post's own status follows, without a reload.
+  await expect(page.getByTestId("post-status")).toHaveText("published");
+  const sent = (await (await page.request.get(`${telegramUrl}/__fake/state`)).json()).messages.filter(
+    (message: { chatId: unknown }) => String(message.chatId) === String(fake.chatId),
+  );
+  expect(sent).toHaveLength(1);
+  expect(sent[0]).toMatchObject({ method: "sendVideo" });
+  expect(sent[0].video.kind === "url" ? sent[0].video.fetchedBytes : sent[0].video.bytes).toBeGreaterThan(
+    10_000,
+  );
   await expect(row.getByRole("link", { name: "View post" })).toHaveAttribute(
     "href",
     /^https:\/\/t\.me\/northwind_news\/\d+$/,

@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Button, Card, ErrorNotice, Field, TextInput } from "@/components/ui/primitives";
 import { callApi } from "@/lib/client/api-client";
 import { createPublication, getPublication, listPublications } from "@/lib/client/operations";
@@ -40,6 +40,23 @@ export function useBrandTimeZone(brandId: string) {
   return useQuery({ ...brandQueries.detail(brandId), select: (brand) => brand.timeZone }).data ?? "UTC";
 }
 
+/**
+ * The post's own status follows its publications (scheduled → published): when one this page watched
+ * settles, the post is read again, so the studio's status does not stay "scheduled" until a reload.
+ */
+function useSettledPostRefresh(publication: PublicationView | undefined) {
+  const queryClient = useQueryClient();
+  const seen = useRef<string | undefined>(undefined);
+  const status = publication?.status;
+  const postId = publication?.postId;
+  useEffect(() => {
+    const before = seen.current;
+    seen.current = status;
+    if (postId && status && before && before !== status && FINAL.has(status))
+      void queryClient.invalidateQueries({ queryKey: queryKeys.posts.detail(postId) });
+  }, [queryClient, postId, status]);
+}
+
 function PublicationRow({ publicationId, timeZone }: { publicationId: string; timeZone: string }) {
   const publication = useQuery({
     queryKey: queryKeys.publications.detail(publicationId),
@@ -47,6 +64,7 @@ function PublicationRow({ publicationId, timeZone }: { publicationId: string; ti
       (await callApi(getPublication, { params: { publicationId }, signal })).data,
     refetchInterval: (query) => (query.state.data && FINAL.has(query.state.data.status) ? false : 1500),
   });
+  useSettledPostRefresh(publication.data);
   if (!publication.data) return <li className="h-6 animate-pulse rounded bg-slate-100" />;
   const p = publication.data;
   return (
