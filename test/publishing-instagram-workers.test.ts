@@ -5,7 +5,7 @@ import { type FakeInstagram, fakeInstagramEnv, startFakeInstagram } from "./supp
 import { api } from "./support/http";
 import { startTestServer, type TestServer } from "./support/test-server";
 import { waitFor } from "./support/video-media";
-import { startWorkerProcess, type WorkerProcess } from "./support/video-worker-process";
+import { killWorkersAtRandom, startWorkerProcess, type WorkerProcess } from "./support/video-worker-process";
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 const FINAL = ["published", "failed", "canceled"];
@@ -114,14 +114,7 @@ describe.skipIf(!onPostgres)("Instagram publishing workers killed with SIGKILL",
         publicationIds.push(response.body.publicationId);
       }
 
-      let kills = 0;
-      for (let round = 0; round < 4; round++) {
-        const worker = await startWorker();
-        await new Promise((resolve) => setTimeout(resolve, 500 + Math.floor(Math.random() * 2500)));
-        worker.child.kill("SIGKILL");
-        await worker.exited;
-        kills++;
-      }
+      const kills = await killWorkersAtRandom(startWorker, { rounds: 4, minMs: 500, spreadMs: 2500 });
       expect(kills).toBe(4);
       instagram.behavior.publishLatencyMs = 0;
       await startWorker();

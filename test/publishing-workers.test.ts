@@ -9,7 +9,7 @@ import { type FakeTelegram, startFakeTelegram } from "./support/fake-telegram";
 import { api } from "./support/http";
 import { startTestServer, type TestServer } from "./support/test-server";
 import { waitFor } from "./support/video-media";
-import { startWorkerProcess, type WorkerProcess } from "./support/video-worker-process";
+import { killWorkersAtRandom, startWorkerProcess, type WorkerProcess } from "./support/video-worker-process";
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 const FINAL = ["published", "failed", "canceled"];
@@ -109,14 +109,7 @@ describe.skipIf(!onPostgres)("publishing workers killed with SIGKILL", () => {
       publicationIds.push(response.body.publicationId);
     }
 
-    let kills = 0;
-    for (let round = 0; round < 4; round++) {
-      const worker = await startWorker();
-      await new Promise((resolve) => setTimeout(resolve, 300 + Math.floor(Math.random() * 1200)));
-      worker.child.kill("SIGKILL");
-      await worker.exited;
-      kills++;
-    }
+    const kills = await killWorkersAtRandom(startWorker, { rounds: 4, minMs: 300, spreadMs: 1200 });
     expect(kills).toBe(4);
     telegram.behavior.sendLatencyMs = 0;
     await startWorker();

@@ -61,3 +61,22 @@ export function startWorkerProcess(env: Record<string, string | undefined>): Wor
     },
   };
 }
+
+/**
+ * `kill -9` at random moments: each round starts a worker, lets it run `minMs` plus up to `spreadMs`, and
+ * kills it without warning. Resolves with the number of workers killed.
+ */
+export async function killWorkersAtRandom(
+  startWorker: () => Promise<WorkerProcess>,
+  { rounds, minMs, spreadMs }: { rounds: number; minMs: number; spreadMs: number },
+) {
+  let kills = 0;
+  for (let round = 0; round < rounds; round++) {
+    const worker = await startWorker();
+    await new Promise((resolve) => setTimeout(resolve, minMs + Math.floor(Math.random() * spreadMs)));
+    worker.child.kill("SIGKILL");
+    await worker.exited;
+    kills++;
+  }
+  return kills;
+}
