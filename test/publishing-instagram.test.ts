@@ -3,10 +3,10 @@ import { signOAuthState } from "@/lib/publishing/oauth-state";
 import { newUser } from "./support/auth";
 import { type FakeInstagram, fakeInstagramEnv, startFakeInstagram } from "./support/fake-instagram";
 import { api } from "./support/http";
+import { settledPublication } from "./support/publication-api";
 import { expectNoSecretAtRest } from "./support/secrets-at-rest";
 import { startTestServer, type TestServer } from "./support/test-server";
 import { SCRIPT, videoClient } from "./support/video-api";
-import { waitFor } from "./support/video-media";
 
 // Instagram through OAuth ("Instagram API with Instagram Login") and content publishing, against the real
 // server and a fake Instagram that speaks the documented OAuth, token, /me, container, media_publish and
@@ -99,20 +99,7 @@ async function newPost(
 const publish = (postId: string) =>
   call(`/api/posts/${postId}/publications`, { method: "POST", json: { channelId } });
 
-async function settled(publicationId: string) {
-  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON.
-  let last: any = {};
-  await waitFor(
-    async () => {
-      last = (await call(`/api/publications/${publicationId}`)).body;
-      return last.status === "published" || last.status === "failed";
-    },
-    { timeoutMs: 40_000, what: `publication ${publicationId}` },
-  ).catch((error: Error) => {
-    throw new Error(`${error.message} Last: ${JSON.stringify(last)}`);
-  });
-  return last;
-}
+const settled = (publicationId: string) => settledPublication(call, publicationId, 40_000);
 
 beforeAll(async () => {
   instagram = await startFakeInstagram();

@@ -7,10 +7,10 @@ import { newUser } from "./support/auth";
 import { type FakeLinkedIn, plainCommentary, startFakeLinkedIn } from "./support/fake-linkedin";
 import { api } from "./support/http";
 import { parsePrometheusText, sampleValue } from "./support/prometheus";
+import { settledPublication } from "./support/publication-api";
 import { expectNoSecretAtRest } from "./support/secrets-at-rest";
 import { startTestServer, type TestServer } from "./support/test-server";
 import { finishedVideoUrl } from "./support/video-api";
-import { waitFor } from "./support/video-media";
 
 // LinkedIn through OAuth and publishing, against the real server and a fake LinkedIn that speaks the
 // documented OAuth, userinfo, images and posts APIs and records every post made.
@@ -101,20 +101,7 @@ async function publish(postId: string) {
   return call(`/api/posts/${postId}/publications`, { method: "POST", json: { channelId } });
 }
 
-async function settled(publicationId: string) {
-  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary JSON.
-  let last: any = {};
-  await waitFor(
-    async () => {
-      last = (await call(`/api/publications/${publicationId}`)).body;
-      return last.status === "published" || last.status === "failed";
-    },
-    { timeoutMs: 30_000, what: `publication ${publicationId}` },
-  ).catch((error: Error) => {
-    throw new Error(`${error.message} Last: ${JSON.stringify(last)}`);
-  });
-  return last;
-}
+const settled = (publicationId: string) => settledPublication(call, publicationId, 30_000);
 
 beforeAll(async () => {
   linkedin = await startFakeLinkedIn();
