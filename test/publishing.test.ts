@@ -50,6 +50,25 @@ async function newPost(caption?: string, extra: Record<string, unknown> = {}) {
   return postId;
 }
 
+/** A post whose media plan has `count` images, each drawn by the server (no image model configured). */
+async function postWithImages(caption: string, count: number, hashtags: string[] = []) {
+  const items = Array.from({ length: count }, (_, index) => ({
+    type: "image",
+    aspectRatio: "1:1",
+    description: `Photo ${index + 1} of the roast`,
+    altText: `Photo ${index + 1}`,
+  }));
+  const postId = await newPost(caption, {
+    hashtags,
+    mediaPlan: { format: count > 1 ? "carousel" : "single_image", items },
+  });
+  for (let index = 0; index < count; index++) {
+    const drawn = await call(`/api/posts/${postId}/media/${index}/image/generate`, { method: "POST" });
+    expect(drawn.status, drawn.text).toBe(200);
+  }
+  return postId;
+}
+
 async function connect(bot = botToken, chat: string | number = chatId, brand = brandId) {
   return call("/api/channels", {
     method: "POST",
@@ -268,6 +287,48 @@ describe("publishing", () => {
     expect(sent.video).toMatchObject({ kind: "upload" });
     expect((sent.video as { bytes: number }).bytes).toBeGreaterThan(1000);
   }, 180_000);
+
+  it("sends the media plan's images: one with sendPhoto, two as an album with the caption on its first photo", async () => {
+    const settle = async (postId: string) => {
+      const response = await publish(postId, channelId);
+      expect(response.status, response.text).toBe(202);
+      return waitForPublication(
+        response.body.publicationId,
+        (p) => p.status === "published" || p.status === "failed",
+      );
+    };
+    let before = messagesTo(chatId).length;
+    const single = await settle(await postWithImages("One roast, one photo.", 1));
+    expect(single.status, JSON.stringify(single)).toBe("published");
+    const [photo, ...others] = messagesTo(chatId).slice(before);
+    expect(others).toHaveLength(0);
+    expect(photo).toMatchObject({ method: "sendPhoto", text: "One roast, one photo.", video: null });
+    expect(photo.photoBytes).toBeGreaterThan(1000);
+    expect(single.permalink).toBe(`https://t.me/acme_news/${photo.messageId}`);
+
+    before = messagesTo(chatId).length;
+    const album = await settle(await postWithImages("Two looks at the roast.", 2));
+    expect(album.status, JSON.stringify(album)).toBe("published");
+    const sent = messagesTo(chatId).slice(before);
+    expect(sent.map((message) => message.method)).toEqual(["sendMediaGroup", "sendMediaGroup"]);
+    expect(sent.map((message) => message.text)).toEqual(["Two looks at the roast.", ""]);
+    expect(new Set(sent.map((message) => message.mediaGroupId)).size).toBe(1);
+    for (const message of sent) expect(message.photoBytes).toBeGreaterThan(1000);
+    expect(album.externalId).toBe(String(sent[0].messageId));
+
+    // With images the text sent may have 1,024 characters, as with a video (the hashtags the caption does not
+    // hold are sent after it and count too): refused before anything is sent.
+    before = telegram.messages.length;
+    const long = await publish(await postWithImages("z".repeat(1020), 1, ["#autumn"]), channelId);
+    expect(long.status).toBe(422);
+    expect(long.body.error.details).toMatchObject({
+      rule: "caption_length",
+      limit: 1024,
+      actual: 1029,
+      withMedia: true,
+    });
+    expect(telegram.messages.length).toBe(before);
+  }, 120_000);
 
   it("refuses rule violations before anything is sent: 422 with the rule, 0 messages", async () => {
     const before = telegram.messages.length;

@@ -17,6 +17,7 @@ import {
   zonedDayKey,
   zonedToUtc,
 } from "@/lib/contracts/time-zone";
+import { PLATFORM_LABELS } from "./channels-panel";
 import { STATUS_STYLES } from "./publish-panel";
 
 const WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
@@ -105,7 +106,7 @@ function CalendarItem({
         }
         className="min-w-0 flex-1 truncate"
       >
-        {time} {publication.status}
+        {time} {PLATFORM_LABELS[publication.channel]} · {publication.status}
       </Link>
       {movable && (
         <button
@@ -451,7 +452,8 @@ export function PublicationCalendar() {
                   className={`flex items-center gap-2 rounded-lg px-3 py-2 text-sm ring-1 ${STATUS_STYLES[publication.status]}`}
                 >
                   <Link href={`/studio/${publication.postId}`} className="min-w-0 flex-1 truncate">
-                    {formatInZone(publication.publishAt, timeZone, { zone: false })} · {publication.status}
+                    {formatInZone(publication.publishAt, timeZone, { zone: false })} ·{" "}
+                    {PLATFORM_LABELS[publication.channel]} · {publication.status}
                   </Link>
                   {mayMove && publication.status === "scheduled" && (
                     <button

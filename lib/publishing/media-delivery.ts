@@ -1,7 +1,9 @@
 import "server-only";
 import { isIP } from "node:net";
 import { buffer } from "node:stream/consumers";
+import type { Post } from "@/db/schema";
 import { getEnv } from "@/lib/config";
+import { contentTypeOf } from "@/lib/media/media-key";
 import { getMediaStorage, storedMediaKey } from "@/lib/media/storage";
 
 /** True when a URL's host is one a platform on the internet could reach (not localhost or a private range). */
@@ -74,4 +76,24 @@ export async function fetchableMediaUrl(stored: string): Promise<string> {
   const key = storedMediaKey(stored.startsWith("/") ? stored.split("?")[0] : stored);
   if (!key) throw new Error("The media is not a file of this site or an http(s) URL.");
   return signedAbsoluteUrl(key);
+}
+
+/** One of the media plan's images, read from the media store for an upload. */
+export type PlanImage = { bytes: Buffer; contentType: string; filename: string; altText: string };
+
+/** The media plan's images (the items that have one, in order), read from the media store for upload. */
+export async function mediaPlanImages(post: Pick<Post, "mediaPlan">): Promise<PlanImage[]> {
+  const storage = getMediaStorage();
+  const images: PlanImage[] = [];
+  for (const item of post.mediaPlan.items) {
+    const key = storedMediaKey(item.imageKey);
+    if (!key) continue;
+    images.push({
+      bytes: await buffer(await storage.read(key)),
+      contentType: contentTypeOf(key),
+      filename: key.split("/").pop() ?? "image.jpg",
+      altText: item.altText,
+    });
+  }
+  return images;
 }

@@ -1,24 +1,15 @@
 import "server-only";
-import { buffer } from "node:stream/consumers";
-import type { ChannelConnection, Post } from "@/db/schema";
-import { getMediaStorage, storedMediaKey } from "@/lib/media/storage";
+import type { ChannelConnection } from "@/db/schema";
 import { type OAuthCredentials, oauthCredentials, saveOAuthCredentials } from "./channels";
 import { createLinkedInPost, refreshLinkedInToken, uploadLinkedInImage } from "./linkedin";
 import { type LinkedInVideoFile, uploadLinkedInVideo } from "./linkedin-video";
+import type { PlanImage } from "./media-delivery";
 import { oauthCredentialsFrom } from "./oauth-connect";
 import { PlatformError } from "./platform-error";
 import type { PublishRun } from "./publish-run";
 
 /** An access token closer than this to its expiry is refreshed before it is used. */
 export const REFRESH_BEFORE_MS = 10 * 60_000;
-
-const CONTENT_TYPES: Record<string, string> = {
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  webp: "image/webp",
-  gif: "image/gif",
-};
 
 /**
  * The access token to publish with: the stored one, or a refreshed one (saved, encrypted) when it expires
@@ -40,25 +31,6 @@ export async function freshLinkedInToken(channel: ChannelConnection): Promise<st
   return next.accessToken;
 }
 
-export type LinkedInImage = { bytes: Buffer; contentType: string; altText: string };
-
-/** The media plan's images (items that have one), read from the media store for upload. */
-export async function mediaPlanImages(post: Pick<Post, "mediaPlan">): Promise<LinkedInImage[]> {
-  const storage = getMediaStorage();
-  const images: LinkedInImage[] = [];
-  for (const item of post.mediaPlan.items) {
-    const key = storedMediaKey(item.imageKey);
-    if (!key) continue;
-    const extension = key.split(".").pop()?.toLowerCase() ?? "";
-    images.push({
-      bytes: await buffer(await storage.read(key)),
-      contentType: CONTENT_TYPES[extension] ?? "application/octet-stream",
-      altText: item.altText,
-    });
-  }
-  return images;
-}
-
 /**
  * Uploads the media (the video, or else the images), then creates the post; answers what the publication
  * records. Uploads are safe to redo; `run.commitCall()` marks the call made right before `/rest/posts`, the
@@ -68,7 +40,7 @@ export async function sendLinkedInPost(
   accessToken: string,
   channel: ChannelConnection,
   text: string,
-  media: { images: LinkedInImage[]; video: LinkedInVideoFile | null },
+  media: { images: PlanImage[]; video: LinkedInVideoFile | null },
   run: PublishRun,
 ) {
   const author = `urn:li:person:${channel.externalId}`;

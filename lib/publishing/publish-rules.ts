@@ -21,8 +21,9 @@ export type PublishRuleViolation = {
 /**
  * The channel's rules for what will actually be sent (checked when the publication is created and again
  * when it runs, since the post may have been edited in between). Telegram: the post's video goes as
- * sendVideo with a caption of at most 1,024 characters; without a video, sendMessage takes 4,096. LinkedIn's
- * video rules need the media store (its size), so they are linkedin-video.ts's linkedinVideoRuleViolation.
+ * sendVideo, the media plan's images as sendPhoto or an album (sendMediaGroup), each with a caption of at
+ * most 1,024 characters; without media, sendMessage takes 4,096. LinkedIn's video rules need the media
+ * store (its size), so they are linkedin-video.ts's linkedinVideoRuleViolation.
  * Instagram: media required, the video as a reel or the media plan's generated images; a carousel plan
  * needs 2 to 10 of them.
  */
@@ -31,7 +32,7 @@ export function publishRuleViolation(
   post: Pick<Post, "caption" | "hashtags" | "videoUrl" | "mediaPlan">,
 ): PublishRuleViolation | null {
   const text = publishedText(post);
-  const withMedia = Boolean(post.videoUrl);
+  const withMedia = Boolean(post.videoUrl) || post.mediaPlan.items.some((item) => Boolean(item.imageKey));
   const rule = CHANNEL_RULES[channel];
   const limit = withMedia ? rule.captionLimitWithMedia : rule.captionLimit;
   if (text.length > limit) {
@@ -41,7 +42,7 @@ export function publishRuleViolation(
       limit,
       actual: text.length,
       withMedia,
-      message: `The text to publish has ${text.length} characters (caption and hashtags); ${PLATFORM_NAMES[channel]} allows ${limit}${withMedia ? " with a video" : ""}. Shorten the caption.`,
+      message: `The text to publish has ${text.length} characters (caption and hashtags); ${PLATFORM_NAMES[channel]} allows ${limit}${withMedia ? " with media (a video or images)" : ""}. Shorten the caption.`,
     };
   }
   if (channel === "instagram" && !post.videoUrl) return instagramMediaViolation(post, text.length);

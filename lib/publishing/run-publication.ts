@@ -21,7 +21,7 @@ import { channelCredentials } from "./channels";
 import { APPROVED_STATUSES } from "./create-publication";
 import { emitPublicationEvent } from "./emit-publication-event";
 import { linkedinVideo } from "./linkedin-video";
-import { videoPayload } from "./media-delivery";
+import { mediaPlanImages, type PlanImage, videoPayload } from "./media-delivery";
 import { PlatformError } from "./platform-error";
 import { settlePostStatus } from "./post-status";
 import { enqueuePublication } from "./publication-queue";
@@ -32,7 +32,7 @@ import {
   instagramDelivery,
   instagramMedia,
 } from "./publish-instagram";
-import { freshLinkedInToken, mediaPlanImages, sendLinkedInPost } from "./publish-linkedin";
+import { freshLinkedInToken, sendLinkedInPost } from "./publish-linkedin";
 import { publishedText, publishRuleViolation } from "./publish-rules";
 import { type PublishRun, RunLostError } from "./publish-run";
 import { callTelegram, type TelegramMessage, telegramPermalink } from "./telegram";
@@ -260,14 +260,19 @@ export async function runPublication(publicationId: string, boss: PgBoss) {
     send = (run) => sendLinkedInPost(accessToken, channel, text, media, run);
   } else {
     let botToken: string;
-    let media: Awaited<ReturnType<typeof videoPayload>> | null = null;
+    // The post's video, else the media plan's images (a photo, or an album of 2 to 10).
+    let media: TelegramMedia = null;
     try {
       botToken = channelCredentials(channel).botToken;
     } catch {
       return unreadable();
     }
     try {
-      if (post.videoUrl) media = await videoPayload(post.videoUrl);
+      if (post.videoUrl) media = { video: await videoPayload(post.videoUrl) };
+      else {
+        const images = await mediaPlanImages(post);
+        if (images.length > 0) media = { images };
+      }
     } catch (error) {
       return mediaFailed(error);
     }
@@ -436,20 +441,56 @@ async function retryOrFail(boss: PgBoss, started: Publication, token: string, er
 
 type Sent = { externalId: string; permalink: string; publishedAt: Date };
 
-/** sendMessage, or sendVideo by URL or as an upload. */
+type TelegramMedia = { video: Awaited<ReturnType<typeof videoPayload>> } | { images: PlanImage[] } | null;
+
+/** A multipart body: the fields, then each file under its name. */
+function telegramForm(fields: Record<string, string>, files: Record<string, PlanImage>) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.set(name, value);
+  for (const [name, file] of Object.entries(files)) {
+    form.set(name, new Blob([new Uint8Array(file.bytes)], { type: file.contentType }), file.filename);
+  }
+  return form;
+}
+
+/**
+ * sendMessage; sendVideo by URL or as an upload; sendPhoto for one image; sendMediaGroup for an album of
+ * 2 to 10 (the caption on its first photo; the permalink is the album's first message).
+ */
 async function sendTelegram(
   botToken: string,
   chatId: string,
   text: string,
-  media: Awaited<ReturnType<typeof videoPayload>> | null,
+  media: TelegramMedia,
 ): Promise<Sent> {
   let message: TelegramMessage;
   if (!media) {
     message = await callTelegram<TelegramMessage>(botToken, "sendMessage", { chat_id: chatId, text });
-  } else if (media.kind === "url") {
+  } else if ("images" in media) {
+    const { images } = media;
+    if (images.length === 1) {
+      message = await callTelegram<TelegramMessage>(
+        botToken,
+        "sendPhoto",
+        telegramForm({ chat_id: chatId, caption: text }, { photo: images[0] }),
+      );
+    } else {
+      const files = Object.fromEntries(images.map((image, index) => [`photo${index}`, image]));
+      const album = images.map((_, index) => ({
+        type: "photo",
+        media: `attach://photo${index}`,
+        ...(index === 0 ? { caption: text } : {}),
+      }));
+      [message] = await callTelegram<TelegramMessage[]>(
+        botToken,
+        "sendMediaGroup",
+        telegramForm({ chat_id: chatId, media: JSON.stringify(album) }, files),
+      );
+    }
+  } else if (media.video.kind === "url") {
     message = await callTelegram<TelegramMessage>(botToken, "sendVideo", {
       chat_id: chatId,
-      video: media.url,
+      video: media.video.url,
       caption: text,
       supports_streaming: true,
     });
@@ -458,7 +499,11 @@ async function sendTelegram(
     form.set("chat_id", chatId);
     form.set("caption", text);
     form.set("supports_streaming", "true");
-    form.set("video", new Blob([new Uint8Array(media.bytes)], { type: "video/mp4" }), media.filename);
+    form.set(
+      "video",
+      new Blob([new Uint8Array(media.video.bytes)], { type: "video/mp4" }),
+      media.video.filename,
+    );
     message = await callTelegram<TelegramMessage>(botToken, "sendVideo", form);
   }
   return {

@@ -6,7 +6,9 @@ import { readBody, sendJson } from "./fake-provider-kit";
  * A local server that speaks the Telegram Bot API (https://core.telegram.org/bots/api) as publishing uses
  * it: `POST /bot<token>/<method>` with a JSON, form or multipart body; answers `{ok: true, result}` or
  * `{ok: false, error_code, description, parameters?: {retry_after}}`.
- * - getMe, getChat, getChatMember, sendMessage, sendVideo (a URL it fetches, or a multipart upload)
+ * - getMe, getChat, getChatMember, sendMessage, sendVideo (a URL it fetches, or a multipart upload),
+ *   sendPhoto (an upload) and sendMediaGroup (an album of 2-10 uploaded photos: a message each, one
+ *   media_group_id, the caption on the first)
  * - Bots: `addBot()` makes a token; chats: `addChannel()` with the bots that administer it (and may post).
  * - Knobs (`behavior`, also `POST /__fake/behavior`): the next N sends answer 429 with retry_after, or 5xx;
  *   `latencyMs` before each send's answer; `revoke(token)` makes every call with it answer 401.
@@ -16,9 +18,12 @@ import { readBody, sendJson } from "./fake-provider-kit";
 export type FakeTelegramMessage = {
   messageId: number;
   chatId: number;
-  method: "sendMessage" | "sendVideo";
+  method: "sendMessage" | "sendVideo" | "sendPhoto" | "sendMediaGroup";
   text: string;
   video: { kind: "url"; url: string; fetchedBytes: number } | { kind: "upload"; bytes: number } | null;
+  /** An uploaded photo's size in bytes (sendPhoto, or one photo of an album). */
+  photoBytes: number | null;
+  mediaGroupId: string | null;
   at: number;
   token: string;
 };
@@ -95,6 +100,8 @@ async function readParams(
   };
 }
 
+const SEND_METHODS = new Set(["sendMessage", "sendVideo", "sendPhoto", "sendMediaGroup"]);
+
 export async function startFakeTelegram(options: { port?: number } = {}): Promise<FakeTelegram> {
   const bots = new Map<string, Bot>();
   const chats = new Map<number, Chat>();
@@ -165,8 +172,7 @@ export async function startFakeTelegram(options: { port?: number } = {}): Promis
           : { status: "member", user },
       });
     }
-    if (method !== "sendMessage" && method !== "sendVideo")
-      return fail(res, 404, "Not Found: method not found");
+    if (!SEND_METHODS.has(method)) return fail(res, 404, "Not Found: method not found");
     if (behavior.rateLimit.count > 0) {
       behavior.rateLimit.count--;
       return fail(
@@ -182,42 +188,79 @@ export async function startFakeTelegram(options: { port?: number } = {}): Promis
     }
     if (!chat.admins.get(bot.id)?.canPost)
       return fail(res, 403, "Forbidden: bot is not a member of the channel chat");
-    let video: FakeTelegramMessage["video"] = null;
+    const record = (fields: Partial<FakeTelegramMessage>): FakeTelegramMessage => {
+      const message: FakeTelegramMessage = {
+        messageId: nextMessageId++,
+        chatId: chat.id,
+        method: method as FakeTelegramMessage["method"],
+        text: "",
+        video: null,
+        photoBytes: null,
+        mediaGroupId: null,
+        at: Date.now(),
+        token,
+        ...fields,
+      };
+      messages.push(message);
+      return message;
+    };
+    const resultOf = (message: FakeTelegramMessage) => ({
+      message_id: message.messageId,
+      date: Math.floor(message.at / 1000),
+      chat: chatJson(chat),
+      ...(message.method === "sendMessage" ? { text: message.text } : { caption: message.text }),
+      ...(message.video ? { video: { file_id: `vid${message.messageId}` } } : {}),
+      ...(message.photoBytes ? { photo: [{ file_id: `pho${message.messageId}` }] } : {}),
+      ...(message.mediaGroupId ? { media_group_id: message.mediaGroupId } : {}),
+    });
+    const answer = async (result: unknown) => {
+      if (behavior.sendLatencyMs) await new Promise((resolve) => setTimeout(resolve, behavior.sendLatencyMs));
+      return sendJson(res, 200, { ok: true, result });
+    };
+
+    if (method === "sendMediaGroup") {
+      let album: { type?: string; media?: string; caption?: string }[];
+      try {
+        album = JSON.parse(fields.media ?? "");
+      } catch {
+        return fail(res, 400, "Bad Request: can't parse media JSON object");
+      }
+      if (!Array.isArray(album) || album.length < 2 || album.length > 10)
+        return fail(res, 400, "Bad Request: media must include 2-10 items");
+      const photos: { bytes: number; caption: string }[] = [];
+      for (const item of album) {
+        const name = /^attach:\/\/(.+)$/.exec(item.media ?? "")?.[1];
+        if (item.type !== "photo" || !name || !files[name])
+          return fail(res, 400, "Bad Request: wrong file identifier/HTTP URL specified");
+        if ((item.caption ?? "").length > 1024)
+          return fail(res, 400, "Bad Request: message caption is too long");
+        photos.push({ bytes: files[name], caption: item.caption ?? "" });
+      }
+      const mediaGroupId = String(nextMessageId * 1000);
+      const sent = photos.map((photo) =>
+        record({ text: photo.caption, photoBytes: photo.bytes, mediaGroupId }),
+      );
+      return answer(sent.map(resultOf));
+    }
     const text = method === "sendMessage" ? (fields.text ?? "") : (fields.caption ?? "");
     if (method === "sendMessage") {
       if (!text) return fail(res, 400, "Bad Request: message text is empty");
       if (text.length > 4096) return fail(res, 400, "Bad Request: message is too long");
-    } else {
-      if (text.length > 1024) return fail(res, 400, "Bad Request: message caption is too long");
-      if (files.video) video = { kind: "upload", bytes: files.video };
-      else if (fields.video && /^https?:\/\//.test(fields.video)) {
-        const fetched = await fetch(fields.video).catch(() => null);
-        if (!fetched?.ok) return fail(res, 400, "Bad Request: failed to get HTTP URL content");
-        video = { kind: "url", url: fields.video, fetchedBytes: (await fetched.arrayBuffer()).byteLength };
-      } else return fail(res, 400, "Bad Request: there is no video in the request");
+      return answer(resultOf(record({ text })));
     }
-    const message: FakeTelegramMessage = {
-      messageId: nextMessageId++,
-      chatId: chat.id,
-      method,
-      text,
-      video,
-      at: Date.now(),
-      token,
-    };
-    messages.push(message);
-    if (behavior.sendLatencyMs) await new Promise((resolve) => setTimeout(resolve, behavior.sendLatencyMs));
-    return sendJson(res, 200, {
-      ok: true,
-      result: {
-        message_id: message.messageId,
-        date: Math.floor(message.at / 1000),
-        chat: chatJson(chat),
-        ...(method === "sendMessage"
-          ? { text }
-          : { caption: text, video: { file_id: `vid${message.messageId}` } }),
-      },
-    });
+    if (text.length > 1024) return fail(res, 400, "Bad Request: message caption is too long");
+    if (method === "sendPhoto") {
+      if (!files.photo) return fail(res, 400, "Bad Request: there is no photo in the request");
+      return answer(resultOf(record({ text, photoBytes: files.photo })));
+    }
+    let video: FakeTelegramMessage["video"];
+    if (files.video) video = { kind: "upload", bytes: files.video };
+    else if (fields.video && /^https?:\/\//.test(fields.video)) {
+      const fetched = await fetch(fields.video).catch(() => null);
+      if (!fetched?.ok) return fail(res, 400, "Bad Request: failed to get HTTP URL content");
+      video = { kind: "url", url: fields.video, fetchedBytes: (await fetched.arrayBuffer()).byteLength };
+    } else return fail(res, 400, "Bad Request: there is no video in the request");
+    return answer(resultOf(record({ text, video })));
   };
 
   const server = http.createServer(async (req, res) => {
