@@ -96,7 +96,7 @@ test("the brand's time zone: set it, schedule in it, see it on the calendar, mov
   const cell = (key: string): Locator => page.locator(`[data-testid="calendar-day"][data-day="${key}"]`);
   const item = page.locator(`[data-publication-id="${publication.publicationId}"]`);
   await expect(cell(day).locator(`[data-publication-id="${publication.publicationId}"]`)).toContainText(
-    "09:00 scheduled",
+    "09:00 Telegram · scheduled",
   );
   await expectAxeClean(page, "calendar with a scheduled post");
   await shoot(page, "resched-calendar");
@@ -112,7 +112,7 @@ test("the brand's time zone: set it, schedule in it, see it on the calendar, mov
   await item.dragTo(cell(addDays(day, 1)), { sourcePosition: { x: 4, y: 6 } });
   await expect(
     cell(addDays(day, 1)).locator(`[data-publication-id="${publication.publicationId}"]`),
-  ).toContainText("09:00 scheduled");
+  ).toContainText("09:00 Telegram · scheduled");
   await expect.poll(publishAtNow).toBe(original + DAY_MS);
 
   // The accessible way: its ⋯ button, a date, Move. Back to the first day.
@@ -126,7 +126,7 @@ test("the brand's time zone: set it, schedule in it, see it on the calendar, mov
   await form.getByRole("button", { name: "Move" }).click();
   await expect(form).toBeHidden();
   await expect(cell(day).locator(`[data-publication-id="${publication.publicationId}"]`)).toContainText(
-    "09:00 scheduled",
+    "09:00 Telegram · scheduled",
   );
   await expect.poll(publishAtNow).toBe(original);
 
