@@ -41,8 +41,9 @@ export function useBrandTimeZone(brandId: string) {
 }
 
 /**
- * The post's own status follows its publications (scheduled → published): when one this page watched
- * settles, the post is read again, so the studio's status does not stay "scheduled" until a reload.
+ * The post's own status follows its publications (scheduled → published): when one settles, or is first
+ * seen settled (a worker may publish before the first poll), the post is read again, so the studio's status
+ * does not stay "scheduled" until a reload.
  */
 function useSettledPostRefresh(publication: PublicationView | undefined) {
   const queryClient = useQueryClient();
@@ -52,7 +53,7 @@ function useSettledPostRefresh(publication: PublicationView | undefined) {
   useEffect(() => {
     const before = seen.current;
     seen.current = status;
-    if (postId && status && before && before !== status && FINAL.has(status))
+    if (postId && status && before !== status && FINAL.has(status))
       void queryClient.invalidateQueries({ queryKey: queryKeys.posts.detail(postId) });
   }, [queryClient, postId, status]);
 }
