@@ -9,7 +9,11 @@ import { createPublication, getPublication, listPublications } from "@/lib/clien
 import { brandQueries, queryKeys } from "@/lib/client/queries";
 import type { BrandRole } from "@/lib/contracts/enums";
 import { can } from "@/lib/contracts/permissions";
-import type { ChannelConnectionView, PublicationView } from "@/lib/contracts/publishing";
+import {
+  type ChannelConnectionView,
+  PUBLICATION_WINDOW_MAX_DAYS,
+  type PublicationView,
+} from "@/lib/contracts/publishing";
 import { formatInZone, fromZonedInputValue } from "@/lib/contracts/time-zone";
 import { ChannelAvatar, PLATFORM_LABELS, useChannels } from "./channels-panel";
 
@@ -113,18 +117,18 @@ export function PublishPanel({
   const timeZone = useBrandTimeZone(brandId);
   const history = useQuery({
     queryKey: queryKeys.publications.post(postId),
-    queryFn: async ({ signal }) =>
-      (
-        await callApi(listPublications, {
-          query: {
-            brandId,
-            postId,
-            from: new Date(Date.now() - 31 * 86_400_000).toISOString(),
-            to: new Date(Date.now() + 31 * 86_400_000).toISOString(),
-          },
-          signal,
-        })
-      ).data,
+    queryFn: async ({ signal }) => {
+      // The widest window the list answers, centred on now (one clock reading: two could be 1 ms too wide).
+      const now = Date.now();
+      const half = (PUBLICATION_WINDOW_MAX_DAYS / 2) * 86_400_000;
+      const query = {
+        brandId,
+        postId,
+        from: new Date(now - half).toISOString(),
+        to: new Date(now + half).toISOString(),
+      };
+      return (await callApi(listPublications, { query, signal })).data;
+    },
     select: (data) => data.items,
   });
   const publish = useMutation({
