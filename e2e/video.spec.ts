@@ -1,18 +1,8 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
+import { signUpMarketer } from "./support/publishing-pages";
 
-/** Signs a new user up and in through the pages, and returns a bearer token for setting up data. */
-async function signUp(page: Page) {
-  const email = `e2e-video-${Date.now()}@example.test`;
-  await page.goto("/signup");
-  await page.getByLabel("Name").fill("Video Marketer");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill("e2e-password-1");
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByTestId("signed-in-as")).toHaveText(email);
-  const session = await (await page.request.get("/api/auth/session")).json();
-  return { authorization: `Bearer ${session.accessToken}` };
-}
+const signUp = (page: Page) => signUpMarketer(page, "video", "Video Marketer");
 
 test("make a video from a post, watch it render, play it and put it in the post", async ({ page }) => {
   test.setTimeout(180_000);
