@@ -221,7 +221,7 @@ export async function benchRender(
               "0:v",
               "-map",
               "1:a",
-              ...encodeSettings({ seconds: duration, threads }),
+              ...encodeSettings({ seconds: duration, threads, graphics: !full }),
               path.join(dir, "baseline.mp4"),
             ]),
           baselineCpu,

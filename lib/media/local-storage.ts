@@ -23,13 +23,13 @@ export function localMediaStorage(root = path.join(config.dataDir, "media")): Me
       // Write then rename, so a reader never sees half a file.
       const temp = `${target}.${randomBytes(6).toString("hex")}.tmp`;
       try {
-        const input =
-          typeof source === "string"
-            ? fs.createReadStream(source)
-            : source instanceof Readable
-              ? source
-              : Readable.from([source]);
-        await pipeline(input, fs.createWriteStream(temp));
+        // A file is copied in one call (the kernel's copy, a reflink where the file system has them).
+        if (typeof source === "string") await fs.promises.copyFile(source, temp);
+        else
+          await pipeline(
+            source instanceof Readable ? source : Readable.from([source]),
+            fs.createWriteStream(temp),
+          );
         await fs.promises.rename(temp, target);
       } catch (error) {
         await fs.promises.rm(temp, { force: true });

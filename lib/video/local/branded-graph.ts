@@ -89,7 +89,7 @@ async function movingGraph(frame: BrandedFrame, dir: string): Promise<string> {
     graph.push(`[${scene.input}:v]format=yuv420p,${hold}${move},setsar=1[s${index}]`);
   });
   graph.push(
-    `[${endCard.input}:v]format=yuv420p,loop=loop=${Math.max(1, endCard.frames) - 1}:size=1:start=0,setsar=1[s${scenes.length}]`,
+    `[${endCard.input}:v]${toFrame(frame)},format=yuv420p,loop=loop=${Math.max(1, endCard.frames) - 1}:size=1:start=0,setsar=1[s${scenes.length}]`,
   );
   const count = scenes.length + 1;
   const joined = `${Array.from({ length: count }, (_, i) => `[s${i}]`).join("")}concat=n=${count}:v=1:a=0,setpts=N/(${fps}*TB)`;
@@ -137,6 +137,9 @@ async function movingGraph(frame: BrandedFrame, dir: string): Promise<string> {
   graph.push(...progressAndPoster(frame, last));
   return graph.join(";\n");
 }
+
+/** A held background (a gradient, drawn small) at the frame's size; a frame-sized one passes unchanged. */
+const toFrame = (frame: BrandedFrame) => `scale=${frame.width}:${frame.height}`;
 
 let textFiles = 0;
 
@@ -245,7 +248,7 @@ async function heldGraph(frame: BrandedFrame, dir: string): Promise<string> {
   const uses = new Map<number, number>();
   for (const stretch of stretches) uses.set(stretch.input, (uses.get(stretch.input) ?? 0) + 1);
   for (const [input, count] of uses) {
-    graph.push(`[${input}:v]format=yuv420p,split=${count}${labels(`in${input}_`, count)}`);
+    graph.push(`[${input}:v]${toFrame(frame)},format=yuv420p,split=${count}${labels(`in${input}_`, count)}`);
   }
   const ends = stretches.filter((stretch) => stretch.end).length;
   if (frame.logo) {

@@ -218,8 +218,8 @@ export async function renderBranded(
       imaging,
       readLogos(),
       readMusic(),
-      gradient("end.jpg", 120),
-      Promise.all(gradientAngles.map((angle, index) => gradient(`gradient-${index}.jpg`, angle))),
+      gradient("end.png", 120),
+      Promise.all(gradientAngles.map((angle, index) => gradient(`gradient-${index}.png`, angle))),
     ]),
   );
 
@@ -233,8 +233,8 @@ export async function renderBranded(
     return inputCount++;
   };
   const sourceInputs = sources.map((_, index) => addInput("-i", file(`image-${index}.jpg`)));
-  const gradientInputs = gradientAngles.map((_, index) => addInput("-i", file(`gradient-${index}.jpg`)));
-  const endInput = addInput("-i", file("end.jpg"));
+  const gradientInputs = gradientAngles.map((_, index) => addInput("-i", file(`gradient-${index}.png`)));
+  const endInput = addInput("-i", file("end.png"));
   const logoInput = request.brand.logoKey ? addInput("-i", file("logo.png")) : null;
   const endLogoInput = request.brand.logoKey ? addInput("-i", file("end-logo.png")) : null;
   const voiceFile = file("voice.wav");
@@ -359,7 +359,9 @@ export async function renderBranded(
         ...inputs,
         "-filter_complex_script",
         "pipe:3",
-        ...videoAndPosterOutputs({ audio: "[audio]", videoFile, posterFile }),
+        // Without the post's images the picture is gradients and text (if every image fails to load,
+        // it is too, encoded as photographs would be: a little larger, no worse).
+        ...videoAndPosterOutputs({ audio: "[audio]", videoFile, posterFile, graphics: sources.length === 0 }),
       ],
       {
         signal,

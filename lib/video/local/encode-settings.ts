@@ -21,11 +21,26 @@ export function renderThreads() {
  * first (+faststart), at a constant frame rate, cut to `seconds` (the renderer's inputs end where the
  * video does, so it passes none). The render bench encodes its baseline with exactly these.
  *
+ * `graphics`: the picture is flat colour, gradients and text, no photographs (the render without
+ * images). Still-image tuning's strong adaptive quantisation (1.2) is for photographs; on such frames it
+ * keeps re-coding the text's edges over the gradient in every following frame. At 0.5, measured on the
+ * bench's 31 s render: ffmpeg's CPU −8 %, the video 28 % smaller, PSNR against a lossless encode 53.2 dB
+ * instead of 50.6, SSIM the same (0.998). On moving photographs it costs quality (SSIM 0.972 → 0.962),
+ * so they keep 1.2.
+ *
  * The AAC coder is named, not left to the build: ffmpeg's "fast" coder, the default of the static
  * ffmpeg the renderer bundles, where newer builds default to "twoloop", which costs about three times
  * the CPU (for speech, a fifth of what the H.264 costs) and does not sound better for a synthetic voice at 96k.
  */
-export function encodeSettings({ seconds, threads }: { seconds?: number; threads: number }) {
+export function encodeSettings({
+  seconds,
+  threads,
+  graphics = false,
+}: {
+  seconds?: number;
+  threads: number;
+  graphics?: boolean;
+}) {
   return [
     "-c:v",
     "libx264",
@@ -33,6 +48,7 @@ export function encodeSettings({ seconds, threads }: { seconds?: number; threads
     "veryfast",
     "-tune",
     "stillimage",
+    ...(graphics ? ["-aq-strength", "0.5"] : []),
     "-pix_fmt",
     "yuv420p",
     "-r",
@@ -57,14 +73,19 @@ export function encodeSettings({ seconds, threads }: { seconds?: number; threads
  * What both local renders write from one ffmpeg: the graph's `[video]` with `audio` into the MP4, its
  * `[poster]` into a JPEG, and `-progress` lines on stdout, which `onRenderProgress` turns into percent.
  */
-export function videoAndPosterOutputs(options: { audio: string; videoFile: string; posterFile: string }) {
+export function videoAndPosterOutputs(options: {
+  audio: string;
+  videoFile: string;
+  posterFile: string;
+  graphics?: boolean;
+}) {
   return [
     "-map",
     "[video]",
     "-map",
     options.audio,
     // The graph's video and the voice both end where the last scene does: no cut needed.
-    ...encodeSettings({ threads: renderThreads() }),
+    ...encodeSettings({ threads: renderThreads(), graphics: options.graphics }),
     "-progress",
     "pipe:1",
     "-nostats",

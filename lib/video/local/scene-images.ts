@@ -102,7 +102,11 @@ export async function prepareSceneImages(options: {
 
 const even = (value: number) => Math.round(value / 2) * 2;
 
-/** A frame-sized gradient in the brand's two colours, at `angle` degrees, as a JPEG for ffmpeg. */
+/**
+ * A gradient in the brand's two colours, at `angle` degrees, as a PNG for ffmpeg, drawn at a quarter of
+ * the frame's size: the graph scales it to the frame (a smooth gradient loses nothing), and drawing a
+ * render's four at full size kept the encode waiting (about 50 ms of CPU before its graph was ready).
+ */
 export async function drawGradient(options: {
   file: string;
   width: number;
@@ -114,9 +118,9 @@ export async function drawGradient(options: {
   const { file, width, height, from, to, angle } = options;
   const radians = (angle * Math.PI) / 180;
   const [x, y] = [Math.cos(radians) / 2, Math.sin(radians) / 2];
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${Math.ceil(width / 4)}" height="${Math.ceil(height / 4)}">
 <defs><linearGradient id="g" x1="${0.5 - x}" y1="${0.5 - y}" x2="${0.5 + x}" y2="${0.5 + y}">
 <stop offset="0" stop-color="${from}"/><stop offset="0.55" stop-color="${from}"/><stop offset="1" stop-color="${to}"/>
 </linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/></svg>`;
-  await sharp(Buffer.from(svg)).jpeg({ quality: 92 }).toFile(file);
+  await sharp(Buffer.from(svg)).png({ compressionLevel: 1 }).toFile(file);
 }

@@ -116,12 +116,15 @@ export async function speakAll(options: {
 }): Promise<Pcm[]> {
   const { espeak, items, language, wordsPerMinute, lanes, signal, onSpoken } = options;
   if (items.length === 0) return [];
-  await Promise.all(items.map((item) => fs.promises.writeFile(`${item.wavFile}.txt`, item.text)));
   const program = [espeak.command, ...espeak.prefix].map(shellWord).join(" ");
   const say = (voice: string, item: { wavFile: string }) =>
     `${program} -v ${shellWord(voice)} -s ${Math.round(wordsPerMinute)} -w ${shellWord(item.wavFile)} -f ${shellWord(`${item.wavFile}.txt`)}`;
-  const sayOne = (item: { wavFile: string }) =>
-    language === "en" ? say("en", item) : `{ ${say(language, item)} || ${say("en", item)}; }`;
+  // The shell writes each phrase's text file itself (printf is built in): written from here, they would
+  // wait behind whatever else holds libuv's threads (a render's sharp images), and the encode waits on them.
+  const sayOne = (item: { text: string; wavFile: string }) =>
+    `printf '%s' ${shellWord(item.text)} > ${shellWord(`${item.wavFile}.txt`)} && ${
+      language === "en" ? say("en", item) : `{ ${say(language, item)} || ${say("en", item)}; }`
+    }`;
   const laneCount = Math.max(1, Math.min(lanes, items.length));
   const groups = Array.from({ length: laneCount }, (_, lane) =>
     items.flatMap((item, index) => (index % laneCount === lane ? [{ item, index }] : [])),
