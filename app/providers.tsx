@@ -1,6 +1,5 @@
 "use client";
 
-import "@/lib/client/zod-browser";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 

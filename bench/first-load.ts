@@ -12,7 +12,7 @@ type RscManifest = { entryJSFiles?: Record<string, string[]> };
  * (build-manifest.json) plus the entry chunks of the page's segments, its layouts and the page itself
  * (page_client-reference-manifest.js, one per app page).
  */
-function pageEntries(distDir: string) {
+export function pageEntries(distDir: string) {
   const root = path.join(distDir, "server", "app");
   const buildManifest = JSON.parse(fs.readFileSync(path.join(distDir, "build-manifest.json"), "utf8")) as {
     rootMainFiles?: string[];

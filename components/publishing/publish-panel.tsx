@@ -9,11 +9,8 @@ import { createPublication, getPublication, listPublications } from "@/lib/clien
 import { brandQueries, queryKeys } from "@/lib/client/queries";
 import type { BrandRole } from "@/lib/contracts/enums";
 import { can } from "@/lib/contracts/permissions";
-import {
-  type ChannelConnectionView,
-  PUBLICATION_WINDOW_MAX_DAYS,
-  type PublicationView,
-} from "@/lib/contracts/publishing";
+import type { ChannelConnectionView, PublicationView } from "@/lib/contracts/publishing";
+import { PUBLICATION_WINDOW_MAX_DAYS } from "@/lib/contracts/publishing-rules";
 import { formatInZone, fromZonedInputValue } from "@/lib/contracts/time-zone";
 import { ChannelAvatar, PLATFORM_LABELS, useChannels } from "./channels-panel";
 

@@ -1,9 +1,9 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
-import { PublishPanel } from "@/components/publishing/publish-panel";
 import { type BriefDraft, briefBody, PostBriefForm } from "@/components/studio/brief-form";
 import { PostPreview } from "@/components/studio/channel-preview";
 import { PostDraftHistory } from "@/components/studio/draft-history";
@@ -19,6 +19,18 @@ import { brandQueries, postChanged, postQueries } from "@/lib/client/queries";
 import { ASPECT_RATIOS, type Channel, mediaFormatFor } from "@/lib/contracts/post-rules";
 import type { GeneratePostInput, MediaPlan, PartialDraft, PostView } from "@/lib/contracts/posts";
 import type { PostContent } from "@/lib/posts/channel-rules";
+
+// Publishing shows once there is a post: its panel loads then, not with the page (first-load JS).
+const PublishPanel = dynamic(
+  () => import("@/components/publishing/publish-panel").then((panel) => panel.PublishPanel),
+  {
+    loading: () => (
+      <Card className="p-4">
+        <p className="text-sm text-slate-600">Loading publishing…</p>
+      </Card>
+    ),
+  },
+);
 
 const contentOf = (post: PostView): PostContent => ({
   caption: post.caption,

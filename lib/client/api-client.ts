@@ -1,6 +1,5 @@
 "use client";
 
-import "./zod-browser";
 import type { z } from "zod";
 import { ACCESS_TOKEN_REFRESH_WINDOW_MS } from "@/lib/auth/access-token-window";
 import type { ClientOperation } from "@/lib/client/operations";

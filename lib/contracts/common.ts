@@ -2,6 +2,12 @@ import { z } from "zod";
 import { ERROR_CODE_LIST } from "@/lib/api/error-codes";
 import { isStorableText, STORABLE_TEXT_MESSAGE } from "./text";
 
+// The app's CSP has no 'unsafe-eval'. zod's JIT probes `new Function` on the first object parse, and the
+// browser reports that probe as a CSP violation even though zod catches it. In the browser, zod parses
+// without the JIT (the server keeps it). Here because every contract imports this module, so the setting
+// comes with whichever contract a page loads (lazily: zod is in no page's first load).
+if (typeof window !== "undefined") z.config({ jitless: true });
+
 /** Prefixed opaque ids. Anything else in a path is a 404. */
 export const idOf = (
   prefix: "usr" | "brd" | "pst" | "vjb" | "key" | "whk" | "msg" | "chn" | "pub" | "inv" | "act",

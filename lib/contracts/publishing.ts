@@ -4,10 +4,8 @@ import { idOf, isoDateTime, userText } from "./common";
 import { CHANNEL_CONNECTION_STATUSES, PUBLICATION_STATUSES } from "./enums";
 import { defineOperation } from "./operation";
 import { CHANNELS } from "./post-rules";
+import { PUBLICATION_WINDOW_MAX_DAYS, PUBLISH_AT_MAX_DAYS } from "./publishing-rules";
 import { ROUTES } from "./routes";
-
-/** The publication window GET /api/publications answers at most (the calendar asks for a month or a week). */
-export const PUBLICATION_WINDOW_MAX_DAYS = 62;
 
 export const channelConnection = z
   .object({
@@ -107,9 +105,6 @@ export const publication = z
 export type PublicationView = z.infer<typeof publication>;
 
 export const createPublicationParams = z.object({ postId: idOf("pst") });
-
-/** How far ahead a publication may be scheduled (create and reschedule). */
-export const PUBLISH_AT_MAX_DAYS = 365;
 
 const notTooFar = (value: string) => Date.parse(value) <= Date.now() + PUBLISH_AT_MAX_DAYS * 86_400_000;
 const TOO_FAR = `Schedule at most ${PUBLISH_AT_MAX_DAYS} days ahead.`;
