@@ -6,8 +6,14 @@ import { getAuthSecret } from "@/lib/auth/secret";
  * is derived from AUTH_SECRET (HKDF) with a label of its own, so it signs nothing else, and every
  * process that shares AUTH_SECRET checks every other's links.
  */
+let derived: { secret: string; key: Buffer } | undefined;
+
+/** Derived once per secret (HKDF cost more than the three HMACs of a status poll's links together). */
 function signingKey() {
-  return Buffer.from(hkdfSync("sha256", getAuthSecret(), "", "brand-studio media url v1", 32));
+  const secret = getAuthSecret();
+  if (derived?.secret !== secret)
+    derived = { secret, key: Buffer.from(hkdfSync("sha256", secret, "", "brand-studio media url v1", 32)) };
+  return derived.key;
 }
 
 function signature(key: string, expiresAt: number) {
