@@ -444,7 +444,10 @@ type Sent = { externalId: string; permalink: string; publishedAt: Date };
 type TelegramMedia = { video: Awaited<ReturnType<typeof videoPayload>> } | { images: PlanImage[] } | null;
 
 /** A multipart body: the fields, then each file under its name. */
-function telegramForm(fields: Record<string, string>, files: Record<string, PlanImage>) {
+function telegramForm(
+  fields: Record<string, string>,
+  files: Record<string, Pick<PlanImage, "bytes" | "contentType" | "filename">>,
+) {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.set(name, value);
   for (const [name, file] of Object.entries(files)) {
@@ -495,16 +498,15 @@ async function sendTelegram(
       supports_streaming: true,
     });
   } else {
-    const form = new FormData();
-    form.set("chat_id", chatId);
-    form.set("caption", text);
-    form.set("supports_streaming", "true");
-    form.set(
-      "video",
-      new Blob([new Uint8Array(media.video.bytes)], { type: "video/mp4" }),
-      media.video.filename,
+    const { bytes, filename } = media.video;
+    message = await callTelegram<TelegramMessage>(
+      botToken,
+      "sendVideo",
+      telegramForm(
+        { chat_id: chatId, caption: text, supports_streaming: "true" },
+        { video: { bytes, filename, contentType: "video/mp4" } },
+      ),
     );
-    message = await callTelegram<TelegramMessage>(botToken, "sendVideo", form);
   }
   return {
     externalId: String(message.message_id),

@@ -1,9 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { CaptionCue, CaptionLayout } from "./caption-layout";
+import { quote } from "./quote";
 
-/** Quotes a filter option value: inside '…' everything is literal except the quote itself. */
-const quote = (value: string) => `'${value.replace(/'/g, "'\\''")}'`;
 const ffColor = (hex: string) => `0x${hex.slice(1)}`;
 
 export type Pan = "right" | "left" | "down" | "up" | null;

@@ -2,9 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { dejaVuFont } from "./find-binary";
 import type { FrameLayout, SceneText } from "./frame-layout";
-
-/** Quotes a filter option value: inside '…' everything is literal except the quote itself. */
-const quote = (value: string) => `'${value.replace(/'/g, "'\\''")}'`;
+import { quote } from "./quote";
 
 /**
  * ffmpeg's inputs for the scenes' graph: the background, one frame at `fps`, and in avatar mode the

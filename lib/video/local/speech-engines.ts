@@ -69,7 +69,7 @@ function espeakEngine(
         signal,
       });
     },
-    // Without a shell (not on Debian), each phrase is its own process through `say`.
+    // Without /bin/sh, each phrase is its own process through `say`.
     ...(fs.existsSync(SHELL)
       ? {
           sayAll: (

@@ -1,6 +1,6 @@
 import fs from "node:fs";
-import path from "node:path";
 import type { EspeakProgram } from "./find-binary";
+import { quote } from "./quote";
 import { runProcess } from "./run-process";
 
 export type Pcm = { sampleRate: number; channels: number; bitsPerSample: number; data: Buffer };
@@ -92,9 +92,6 @@ export async function speak(options: {
   return readWav(await fs.promises.readFile(wavFile));
 }
 
-/** Quotes one word for /bin/sh: inside '…' everything is literal except the quote itself. */
-const shellWord = (value: string) => `'${value.replace(/'/g, "'\\''")}'`;
-
 export const SHELL = "/bin/sh";
 
 /**
@@ -116,13 +113,13 @@ export async function speakAll(options: {
 }): Promise<Pcm[]> {
   const { espeak, items, language, wordsPerMinute, lanes, signal, onSpoken } = options;
   if (items.length === 0) return [];
-  const program = [espeak.command, ...espeak.prefix].map(shellWord).join(" ");
+  const program = [espeak.command, ...espeak.prefix].map(quote).join(" ");
   const say = (voice: string, item: { wavFile: string }) =>
-    `${program} -v ${shellWord(voice)} -s ${Math.round(wordsPerMinute)} -w ${shellWord(item.wavFile)} -f ${shellWord(`${item.wavFile}.txt`)}`;
+    `${program} -v ${quote(voice)} -s ${Math.round(wordsPerMinute)} -w ${quote(item.wavFile)} -f ${quote(`${item.wavFile}.txt`)}`;
   // The shell writes each phrase's text file itself (printf is built in): written from here, they would
   // wait behind whatever else holds libuv's threads (a render's sharp images), and the encode waits on them.
   const sayOne = (item: { text: string; wavFile: string }) =>
-    `printf '%s' ${shellWord(item.text)} > ${shellWord(`${item.wavFile}.txt`)} && ${
+    `printf '%s' ${quote(item.text)} > ${quote(`${item.wavFile}.txt`)} && ${
       language === "en" ? say("en", item) : `{ ${say(language, item)} || ${say("en", item)}; }`
     }`;
   const laneCount = Math.max(1, Math.min(lanes, items.length));
@@ -141,7 +138,6 @@ export async function speakAll(options: {
   ].join("\n");
   await runProcess(SHELL, ["-c", script], {
     signal,
-    cwd: path.dirname(items[0].wavFile),
     onStdoutLine: (line) => {
       if (onSpoken && /^\d+$/.test(line)) onSpoken(Number(line));
     },
