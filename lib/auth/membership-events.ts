@@ -3,17 +3,25 @@ import { getDatabase } from "@/db/client";
 import { log } from "@/lib/log";
 
 /**
- * "This user's access changed": a membership was removed or its role changed, or the account was deleted.
- * On PostgreSQL, triggers on brand_members and users (db/migrations/0006_teams.sql) send
- * `NOTIFY membership_changed, '<userId>'` when the change commits, whoever made it, and every process
- * listens; PGlite is one process, so the service that made the change calls `membershipChanged` itself.
- * Per-process caches that answer for a user (the finished-job status cache) subscribe here, and keep
- * entries only while `membershipEventsReady()` (a change while the listening connection was down is lost,
- * so a reconnect empties them through `onReset`).
+ * "This user's access changed": a membership was removed or its role changed, or the account was deleted;
+ * and "this brand changed": any update of its row.
+ * On PostgreSQL, triggers on brand_members and users (db/migrations/0005_teams.sql) send
+ * `NOTIFY membership_changed, '<userId>'`, and one on brands (0009_brand_changed.sql)
+ * `NOTIFY brand_changed, '<brandId>'`, when the change commits, whoever made it, and every process
+ * listens. The service that made the change also calls `membershipChanged` or `brandChanged` itself, so its
+ * own process drops the entry before it answers (and PGlite, one process, needs nothing more).
+ * Per-process caches that answer for a user (the finished-job status cache, the brand cache) subscribe
+ * here, and keep entries only while `membershipEventsReady()` (a change while the listening connection was
+ * down is lost, so a reconnect empties them through `onReset`).
  */
 const CHANNEL = "membership_changed";
+const BRAND_CHANNEL = "brand_changed";
 
-type Subscriber = { forUser: (userId: string) => void; onReset: () => void };
+type Subscriber = {
+  forUser: (userId: string) => void;
+  forBrand?: (brandId: string) => void;
+  onReset: () => void;
+};
 type EventsState = {
   subscribers: Set<Subscriber>;
   listening?: Promise<boolean>;
@@ -36,6 +44,12 @@ export function membershipChanged(userId: string) {
   for (const subscriber of state.subscribers) subscriber.forUser(userId);
 }
 
+/** Drops what this process cached of the brand. */
+export function brandChanged(brandId: string) {
+  state.generation++;
+  for (const subscriber of state.subscribers) subscriber.forBrand?.(brandId);
+}
+
 function reset() {
   state.generation++;
   for (const subscriber of state.subscribers) subscriber.onReset();
@@ -45,6 +59,7 @@ async function listen(): Promise<boolean> {
   const database = await getDatabase();
   if (database.kind === "pglite") return true;
   await database.sql.listen(CHANNEL, (userId) => membershipChanged(userId), reset);
+  await database.sql.listen(BRAND_CHANNEL, (brandId) => brandChanged(brandId), reset);
   return true;
 }
 

@@ -3,6 +3,7 @@ import { and, eq } from "drizzle-orm";
 import type { PgBoss } from "pg-boss";
 import { getDb } from "@/db/client";
 import { brands } from "@/db/schema";
+import { brandChanged } from "@/lib/auth/membership-events";
 import { log } from "@/lib/log";
 import { getMediaStorage } from "@/lib/media/storage";
 import { getQueue, trackHandler } from "@/lib/queue/boss";
@@ -79,6 +80,7 @@ async function settleTraining(
       and(eq(brands.id, brandId), eq(brands.avatarImageKey, imageKey), eq(brands.avatarStatus, "training")),
     )
     .returning({ id: brands.id });
+  brandChanged(brandId);
   return settled.length > 0;
 }
 

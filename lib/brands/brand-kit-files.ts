@@ -5,6 +5,7 @@ import { getDb } from "@/db/client";
 import { brands } from "@/db/schema";
 import { recordActivity } from "@/lib/activity/record-activity";
 import type { Principal } from "@/lib/auth/authenticate";
+import { brandChanged } from "@/lib/auth/membership-events";
 import { log } from "@/lib/log";
 import { getMediaStorage } from "@/lib/media/storage";
 import { type BrandAccess, requireBrandPermission } from "./brand-access";
@@ -59,6 +60,7 @@ async function swapKitFile({
       if (key) await storage.remove(key).catch(() => {});
       throw error;
     });
+  brandChanged(brandId);
   if (previous && previous !== key) {
     await storage
       .remove(previous)

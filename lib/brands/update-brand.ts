@@ -4,6 +4,7 @@ import { getDb } from "@/db/client";
 import { brands } from "@/db/schema";
 import { recordActivity } from "@/lib/activity/record-activity";
 import type { Principal } from "@/lib/auth/authenticate";
+import { brandChanged } from "@/lib/auth/membership-events";
 import type { UpdateBrandInput } from "@/lib/contracts/brands";
 import { requireBrandPermission } from "./brand-access";
 import { assertQuotaChangeAllowed } from "./quota-policy";
@@ -19,7 +20,7 @@ export async function updateBrand({
   input: UpdateBrandInput;
 }) {
   const db = await getDb();
-  return db.transaction(async (tx) => {
+  const updated = await db.transaction(async (tx) => {
     const { role } = await requireBrandPermission({ principal, brandId, permission: "brand.update", tx });
     if (input.monthlyVideoQuota !== undefined) {
       assertQuotaChangeAllowed({ role, value: input.monthlyVideoQuota });
@@ -39,4 +40,6 @@ export async function updateBrand({
     });
     return { brand, role };
   });
+  brandChanged(brandId);
+  return updated;
 }

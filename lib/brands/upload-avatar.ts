@@ -3,6 +3,7 @@ import { getDb } from "@/db/client";
 import { brands } from "@/db/schema";
 import { ApiError } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
+import { brandChanged } from "@/lib/auth/membership-events";
 import { log } from "@/lib/log";
 import { getMediaStorage } from "@/lib/media/storage";
 import { normalizeAvatarImage } from "./avatar-image";
@@ -66,6 +67,7 @@ export async function uploadAvatar({
       await storage.remove(avatarUploadFolder(imageKey));
       throw error;
     });
+  brandChanged(brandId);
 
   try {
     await enqueueAvatarTraining({ brandId, imageKey });
@@ -76,6 +78,7 @@ export async function uploadAvatar({
       .update(brands)
       .set(previous)
       .where(and(eq(brands.id, brandId), eq(brands.avatarImageKey, imageKey)));
+    brandChanged(brandId);
     await storage.remove(avatarUploadFolder(imageKey));
     throw new ApiError(
       "provider_unavailable",

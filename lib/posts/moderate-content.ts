@@ -38,8 +38,9 @@ export async function moderateContent({
     categories.add("banned_words");
     for (const term of banned) terms.add(term);
   }
+  const everything = `${text}\n${hashtags.join(" ")}`;
   for (const [category, policyTerms] of Object.entries(POLICY_TERMS)) {
-    const found = findTerms(`${text}\n${hashtags.join(" ")}`, policyTerms);
+    const found = findTerms(everything, policyTerms);
     if (found.length) {
       categories.add(category);
       for (const term of found) terms.add(term);

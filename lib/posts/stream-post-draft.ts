@@ -45,7 +45,12 @@ export async function streamPostDraft({
   signal: AbortSignal;
   headers?: Record<string, string>;
 }): Promise<Response> {
-  const brand = await getBrandForPrincipal({ principal, brandId: input.brandId, permission: "post.create" });
+  const brand = await getBrandForPrincipal({
+    principal,
+    brandId: input.brandId,
+    permission: "post.create",
+    cached: true,
+  });
   await checkBrief({ brand, input, requestId });
 
   const abort = new AbortController();

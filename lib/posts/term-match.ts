@@ -42,11 +42,11 @@ export function hashtagWords(tag: string) {
  */
 export function findTermsInHashtag(tag: string, terms: string[]): string[] {
   const body = tag.replace(/^#+/, "").toLowerCase();
-  return normalize(terms).filter(
-    (term) =>
-      termPattern(term).test(hashtagWords(tag)) ||
-      (term.replace(/\s+/g, "").length >= 4 && body.includes(term.replace(/\s+/g, "").toLowerCase())),
-  );
+  const words = hashtagWords(tag);
+  return normalize(terms).filter((term) => {
+    const joined = term.replace(/\s+/g, "");
+    return termPattern(term).test(words) || (joined.length >= 4 && body.includes(joined.toLowerCase()));
+  });
 }
 
 /** Removes every form of the terms from the text and tidies the spacing left behind. */

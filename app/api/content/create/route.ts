@@ -23,7 +23,7 @@ export const POST = withApi(
         // The brand is read while the request is counted; a rate limit still wins over a missing brand.
         const [limit, found] = await Promise.allSettled([
           enforceRateLimit({ bucket: "generate", subject }),
-          getBrandForPrincipal({ principal, brandId: input.brandId, permission: "post.create" }),
+          getBrandForPrincipal({ principal, brandId: input.brandId, permission: "post.create", cached: true }),
         ]);
         if (limit.status === "rejected") throw limit.reason;
         if (found.status === "rejected") throw found.reason;
