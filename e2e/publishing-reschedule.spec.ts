@@ -1,6 +1,6 @@
 import { expect, type Locator, test } from "@playwright/test";
 import { formatInZone, toZonedInputValue, zonedDayKey } from "@/lib/contracts/time-zone";
-import { expectAxeClean, shoot, signUpMarketer } from "./support/publishing-pages";
+import { expectAxeClean, SHOTS, shoot, signUpMarketer } from "./support/publishing-pages";
 
 /** Far from both UTC and the browser's zone below, so a wrong zone shows as a wrong hour or day. */
 const BRAND_ZONE = "Pacific/Auckland";
@@ -150,4 +150,107 @@ test("the brand's time zone: set it, schedule in it, see it on the calendar, mov
   await expect(published).toHaveAttribute("data-status", "published", { timeout: 30_000 });
   await expect(published).toHaveAttribute("draggable", "false");
   await expect(published.getByRole("button")).toHaveCount(0);
+});
+
+test("the publish panel: an owner changes a scheduled post's time in the brand's zone, then cancels it", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const headers = await signUpMarketer(page, "panel-time", "Panel Marketer");
+  const brand = await page.request.post("/api/brands", {
+    headers,
+    data: { name: "Harbour Beans", tone: "warm", voice: "short sentences", timeZone: BRAND_ZONE },
+  });
+  expect(brand.status(), await brand.text()).toBe(201);
+  const { brandId } = await brand.json();
+  const telegramUrl = process.env.E2E_TELEGRAM_URL as string;
+  const username = `harbour_${Date.now() % 100000}`;
+  const fake = await (
+    await page.request.post(`${telegramUrl}/__fake/channels`, { data: { title: "Harbour News", username } })
+  ).json();
+  const connected = await page.request.post("/api/channels", {
+    headers,
+    data: { brandId, channel: "telegram", botToken: fake.botToken, chatId: `@${username}` },
+  });
+  expect(connected.status(), await connected.text()).toBe(201);
+  const { postId } = await (
+    await page.request.post("/api/content/create", {
+      headers,
+      data: {
+        brandId,
+        channel: "telegram",
+        goal: "announcement",
+        topic: "Harbour blend tastings this weekend",
+      },
+    })
+  ).json();
+  const day = addDays(zonedDayKey(new Date(), BRAND_ZONE), 2);
+  const scheduled = await page.request.post(`/api/posts/${postId}/publications`, {
+    headers,
+    data: {
+      channelId: (await connected.json()).channelId,
+      publishAt: new Date(Date.now() + 2 * DAY_MS).toISOString(),
+    },
+  });
+  expect(scheduled.status(), await scheduled.text()).toBe(202);
+  const { publicationId } = await scheduled.json();
+  const current = async () =>
+    (await (await page.request.get(`/api/publications/${publicationId}`, { headers })).json()) as {
+      status: string;
+      publishAt: string;
+    };
+  const { publishAt } = await current();
+
+  // Full-page shots at 1280 and 390 px; on a phone the panel is under the studio's Preview tab.
+  const shootPanel = async (name: string) => {
+    await page.screenshot({ path: `${SHOTS}/${name}-1280.png`, fullPage: true });
+    await page.setViewportSize({ width: 390, height: 900 });
+    await page.getByRole("tab", { name: "Preview" }).click();
+    await page.screenshot({ path: `${SHOTS}/${name}-390.png`, fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+  };
+
+  await page.goto(`/studio/${postId}`);
+  const row = page.getByTestId("publish-panel").getByTestId("publication-row").first();
+  await expect(row.getByTestId("publication-status")).toHaveAttribute("data-status", "scheduled");
+
+  // Change time: the form starts at the publication's time as the brand's clock shows it.
+  await row.getByRole("button", { name: "Change time" }).click();
+  const form = row.getByTestId("publication-time-form");
+  const field = form.getByLabel(`New time (${BRAND_ZONE})`);
+  await expect(field).toBeFocused();
+  await expect(field).toHaveValue(toZonedInputValue(new Date(publishAt), BRAND_ZONE));
+  await expectAxeClean(page, "publish panel's Change time form", '[data-testid="publish-panel"]');
+  await shootPanel("publish-panel-change-time");
+
+  // A time the server refuses (in the past) is explained and changes nothing.
+  await field.fill(`${addDays(zonedDayKey(new Date(), BRAND_ZONE), -1)}T09:00`);
+  await form.getByRole("button", { name: "Save time" }).click();
+  await expect(form.getByRole("alert")).toContainText("Pick a time in the future");
+  expect((await current()).publishAt).toBe(publishAt);
+
+  // 11:30 on that day in Auckland: saved, shown in the row, and what the API answers.
+  await field.fill(`${day}T11:30`);
+  await form.getByRole("button", { name: "Save time" }).click();
+  await expect(form).toBeHidden();
+  await expect(row.getByTestId("publication-time")).toHaveText(/, 11:30 \(Pacific\/Auckland\)$/);
+  const moved = await current();
+  expect(toZonedInputValue(new Date(moved.publishAt), BRAND_ZONE)).toBe(`${day}T11:30`);
+  expect(moved.status).toBe("scheduled");
+
+  // Cancel asks first; keeping it changes nothing, confirming cancels it and the actions go away.
+  await row.getByRole("button", { name: "Cancel", exact: true }).click();
+  const confirm = row.getByTestId("publication-cancel-confirm");
+  await expect(confirm.getByRole("button", { name: "Keep it scheduled" })).toBeFocused();
+  await expectAxeClean(page, "publish panel's cancel confirmation", '[data-testid="publish-panel"]');
+  await shootPanel("publish-panel-cancel");
+  await confirm.getByRole("button", { name: "Keep it scheduled" }).click();
+  await expect(confirm).toBeHidden();
+  expect((await current()).status).toBe("scheduled");
+  await row.getByRole("button", { name: "Cancel", exact: true }).click();
+  await confirm.getByRole("button", { name: "Cancel publication" }).click();
+  await expect(row.getByTestId("publication-status")).toHaveAttribute("data-status", "canceled");
+  await expect(row.getByRole("button")).toHaveCount(0);
+  expect((await current()).status).toBe("canceled");
+  await shootPanel("publish-panel-canceled");
 });

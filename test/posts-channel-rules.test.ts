@@ -9,8 +9,9 @@ import {
   MEDIA_FORMATS,
 } from "@/lib/contracts/posts";
 import { channelRuleIssues, fitCaption, normalizeHashtags, repairDraft } from "@/lib/posts/channel-rules";
+import { POLICY_TERMS } from "@/lib/posts/content-policy";
 import type { DraftOutput } from "@/lib/posts/draft-output";
-import { findTerms, findTermsInHashtag } from "@/lib/posts/term-match";
+import { findTerms, findTermsInHashtag, removeTerms } from "@/lib/posts/term-match";
 
 const image = {
   type: "image" as const,
@@ -139,5 +140,26 @@ describe("banned term matching", () => {
     expect(findTermsInHashtag("#cheapcoffee", ["cheap"])).toEqual(["cheap"]);
     expect(findTermsInHashtag("#CheapCoffee", ["cheap"])).toEqual(["cheap"]);
     expect(findTermsInHashtag("#SpecialtyCoffee", ["cheap"])).toEqual([]);
+  });
+
+  it("names every listed term that occurs, whichever place it has in the list", () => {
+    // A term that shares its start with an earlier one is still found, and every match is named once, in
+    // the list's order.
+    expect(findTerms("Read the pornography act", POLICY_TERMS.sexual)).toEqual(["pornography"]);
+    expect(findTerms("No fake reviews, no pyramid schemes", POLICY_TERMS.fraud)).toEqual([
+      "pyramid scheme",
+      "fake reviews",
+    ]);
+    expect(findTerms("Cheap, quick and guaranteed", [" cheap ", "guarantee", "cheap", "", "fast"])).toEqual([
+      "cheap",
+      "guarantee",
+    ]);
+    expect(findTerms("Nothing to see", [])).toEqual([]);
+    expect(findTermsInHashtag("#BestGuaranteedDeal", ["cheap", "act now", "guarantee"])).toEqual([
+      "guarantee",
+    ]);
+    expect(findTermsInHashtag("#actnowdeal", ["cheap", "act now"])).toEqual(["act now"]);
+    expect(removeTerms("Cheapest beans, guaranteed fresh", ["guarantee", "cheap"])).toBe("beans, fresh");
+    expect(removeTerms("Fresh  beans  today", ["cheap"])).toBe("Fresh beans today");
   });
 });

@@ -13,6 +13,7 @@ import type { ChannelConnectionView, PublicationView } from "@/lib/contracts/pub
 import { PUBLICATION_WINDOW_MAX_DAYS } from "@/lib/contracts/publishing-rules";
 import { formatInZone, fromZonedInputValue } from "@/lib/contracts/time-zone";
 import { ChannelAvatar, PLATFORM_LABELS, useChannels } from "./channels-panel";
+import { ScheduledActions } from "./scheduled-actions";
 
 const FINAL = new Set(["published", "failed", "canceled"]);
 
@@ -59,7 +60,16 @@ function useSettledPostRefresh(publication: PublicationView | undefined) {
   }, [queryClient, postId, status]);
 }
 
-function PublicationRow({ publicationId, timeZone }: { publicationId: string; timeZone: string }) {
+function PublicationRow({
+  publicationId,
+  timeZone,
+  mayChange,
+}: {
+  publicationId: string;
+  timeZone: string;
+  /** An owner may change the time of a scheduled publication or cancel it. */
+  mayChange: boolean;
+}) {
   const publication = useQuery({
     queryKey: queryKeys.publications.detail(publicationId),
     queryFn: async ({ signal }) =>
@@ -88,6 +98,7 @@ function PublicationRow({ publicationId, timeZone }: { publicationId: string; ti
         )}
       </div>
       {p.error && <p className="text-red-700">{p.error.message}</p>}
+      {mayChange && p.status === "scheduled" && <ScheduledActions publication={p} timeZone={timeZone} />}
     </li>
   );
 }
@@ -106,6 +117,7 @@ export function PublishPanel({
   role?: BrandRole;
 }) {
   const mayPublish = !role || can(role, "publication.create");
+  const mayCancel = !role || can(role, "publication.cancel");
   const queryClient = useQueryClient();
   const channels = useChannels(brandId);
   const [channelId, setChannelId] = useState("");
@@ -262,6 +274,7 @@ export function PublishPanel({
                 key={publication.publicationId}
                 publicationId={publication.publicationId}
                 timeZone={timeZone}
+                mayChange={mayCancel}
               />
             ))}
           </ul>
