@@ -213,6 +213,7 @@ test("the publish panel: an owner changes a scheduled post's time in the brand's
   await page.goto(`/studio/${postId}`);
   const row = page.getByTestId("publish-panel").getByTestId("publication-row").first();
   await expect(row.getByTestId("publication-status")).toHaveAttribute("data-status", "scheduled");
+  await expect(page.getByTestId("post-status")).toHaveText("scheduled");
 
   // Change time: the form starts at the publication's time as the brand's clock shows it.
   await row.getByRole("button", { name: "Change time" }).click();
@@ -252,5 +253,7 @@ test("the publish panel: an owner changes a scheduled post's time in the brand's
   await expect(row.getByTestId("publication-status")).toHaveAttribute("data-status", "canceled");
   await expect(row.getByRole("button")).toHaveCount(0);
   expect((await current()).status).toBe("canceled");
+  // With nothing left scheduled, the post is a draft again, and the studio shows it without a reload.
+  await expect(page.getByTestId("post-status")).toHaveText("draft");
   await shootPanel("publish-panel-canceled");
 });
