@@ -8,7 +8,9 @@ export default defineConfig({
   globalSetup: "./e2e/global-setup.ts",
   timeout: 120_000,
   expect: { timeout: 15_000 },
-  workers: 1,
+  // Two spec files at a time against the one server: each test signs up its own people and makes its own
+  // brands and fake channels, so neither can see the other's data.
+  workers: 2,
   reporter: "list",
   use: {
     baseURL: process.env.E2E_BASE_URL,

@@ -16,18 +16,33 @@ function cookieJar() {
 }
 
 /** Signs in as a browser does (csrf → credentials callback → session) and returns the session's access token. */
-export async function signIn(server: string, email: string, password: string) {
+/** Fetches a CSRF token once; each call of `post` then sends one credentials sign-in (the password check). */
+async function credentialsForm(server: string) {
   const jar = cookieJar();
   const csrfResponse = await fetch(`${server}/api/auth/csrf`);
   jar.take(csrfResponse);
   const { csrfToken } = (await csrfResponse.json()) as { csrfToken: string };
-  const callback = await fetch(`${server}/api/auth/callback/credentials`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: jar.header() },
-    body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
-  });
-  jar.take(callback);
+  const post = (email: string, password: string) =>
+    fetch(`${server}/api/auth/callback/credentials`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: jar.header() },
+      body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
+    });
+  return { jar, post };
+}
+
+/** Milliseconds the server takes to refuse a wrong password for `email` (the credentials POST alone). */
+export async function timeWrongPassword(server: string, email: string) {
+  const { post } = await credentialsForm(server);
+  const started = performance.now();
+  await (await post(email, "definitely-wrong")).arrayBuffer();
+  return performance.now() - started;
+}
+
+export async function signIn(server: string, email: string, password: string) {
+  const { jar, post } = await credentialsForm(server);
+  jar.take(await post(email, password));
   const sessionResponse = await fetch(`${server}/api/auth/session`, { headers: { cookie: jar.header() } });
   const session = (await sessionResponse.json()) as {
     accessToken?: string;
