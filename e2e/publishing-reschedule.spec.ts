@@ -116,7 +116,7 @@ test("the brand's time zone: set it, schedule in it, see it on the calendar, mov
   await expect.poll(publishAtNow).toBe(original + DAY_MS);
 
   // The accessible way: its ⋯ button, a date, Move. Back to the first day.
-  await item.getByRole("button", { name: /^Move the post of .* to another day$/ }).click();
+  await item.getByRole("button", { name: /^Move or cancel the post of / }).click();
   const form = page.getByTestId("calendar-move-form");
   await expect(form.getByLabel("Move to")).toBeFocused();
   await expect(form.getByLabel("Move to")).toHaveValue(addDays(day, 1));
@@ -138,6 +138,31 @@ test("the brand's time zone: set it, schedule in it, see it on the calendar, mov
     await expect(cell(day).locator(`[data-publication-id="${publication.publicationId}"]`)).toBeVisible();
     expect(await publishAtNow()).toBe(original);
   }
+
+  // Cancel from the same ⋯ button, after a confirmation: keeping it changes nothing; canceling takes its
+  // actions away on the calendar and in the API.
+  const confirm = page.getByTestId("publication-cancel-confirm");
+  const openCancel = async () => {
+    await item.getByRole("button", { name: /^Move or cancel the post of / }).click();
+    await form.getByRole("button", { name: "Cancel publication…" }).click();
+    await expect(form).toBeHidden();
+    await expect(confirm.getByRole("button", { name: "Keep it scheduled" })).toBeFocused();
+  };
+  await openCancel();
+  await expect(confirm).toContainText(`The post of ${shown} will not be published on Telegram.`);
+  await expectAxeClean(page, "calendar's cancel confirmation");
+  await shoot(page, "resched-calendar-cancel");
+  await confirm.getByRole("button", { name: "Keep it scheduled" }).click();
+  await expect(confirm).toBeHidden();
+  await expect(item).toHaveAttribute("data-status", "scheduled");
+  await openCancel();
+  await confirm.getByRole("button", { name: "Cancel publication" }).click();
+  await expect(confirm).toBeHidden();
+  await expect(item).toHaveAttribute("data-status", "canceled");
+  await expect(item).toHaveAttribute("draggable", "false");
+  await expect(item.getByRole("button")).toHaveCount(0);
+  const canceled = await page.request.get(`/api/publications/${publication.publicationId}`, { headers });
+  expect((await canceled.json()).status).toBe("canceled");
 
   // A published post cannot be dragged.
   const now = await page.request.post(`/api/posts/${postId}/publications`, {

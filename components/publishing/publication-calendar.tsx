@@ -19,6 +19,7 @@ import {
 } from "@/lib/contracts/time-zone";
 import { PLATFORM_LABELS } from "./channels-panel";
 import { STATUS_STYLES } from "./publish-panel";
+import { CancelPublicationForm } from "./scheduled-actions";
 
 const WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 /** The drag's payload type: a publication id. */
@@ -112,7 +113,7 @@ function CalendarItem({
         <button
           type="button"
           onClick={onMoveClick}
-          aria-label={`Move the post of ${formatInZone(publication.publishAt, timeZone)} to another day`}
+          aria-label={`Move or cancel the post of ${formatInZone(publication.publishAt, timeZone)}`}
           data-testid="calendar-move"
           className="shrink-0 rounded px-1 font-semibold leading-none hover:bg-white/70 focus-visible:outline-2 focus-visible:outline-sky-700"
         >
@@ -123,18 +124,23 @@ function CalendarItem({
   );
 }
 
-/** The accessible way to move: a date, then Move (the time of day stays, in the brand's zone). */
+/**
+ * The accessible way to move: a date, then Move (the time of day stays, in the brand's zone). It also leads to
+ * canceling the publication, after a confirmation.
+ */
 function MoveForm({
   publication,
   timeZone,
   pending,
   onMove,
+  onCancelPublication,
   onClose,
 }: {
   publication: PublicationView;
   timeZone: string;
   pending: boolean;
   onMove: (day: string) => void;
+  onCancelPublication: () => void;
   onClose: () => void;
 }) {
   const [day, setDay] = useState(() => zonedDayKey(new Date(publication.publishAt), timeZone));
@@ -143,7 +149,7 @@ function MoveForm({
   return (
     <form
       data-testid="calendar-move-form"
-      aria-label="Move a scheduled post"
+      aria-label="Move or cancel a scheduled post"
       className="flex flex-wrap items-end gap-3 rounded-xl border border-sky-200 bg-sky-50 p-3 text-sm"
       onSubmit={(event) => {
         event.preventDefault();
@@ -173,7 +179,10 @@ function MoveForm({
         {pending ? "Moving…" : "Move"}
       </Button>
       <Button variant="secondary" onClick={onClose}>
-        Cancel
+        Close
+      </Button>
+      <Button variant="danger" onClick={onCancelPublication} className="sm:ml-auto">
+        Cancel publication…
       </Button>
     </form>
   );
@@ -188,6 +197,7 @@ export function PublicationCalendar() {
   const [dragging, setDragging] = useState<string | null>(null);
   const [over, setOver] = useState<string | null>(null);
   const [moving, setMoving] = useState<PublicationView | null>(null);
+  const [canceling, setCanceling] = useState<PublicationView | null>(null);
   const [moveError, setMoveError] = useState<string | null>(null);
   const brand = brands.data?.find((item) => item.brandId === brandId) ?? brands.data?.[0];
   const timeZone = brand?.timeZone ?? "UTC";
@@ -295,6 +305,7 @@ export function PublicationCalendar() {
             onChange={(event) => {
               setBrandId(event.target.value);
               setMoving(null);
+              setCanceling(null);
             }}
             className="mt-1 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm"
           >
@@ -339,9 +350,12 @@ export function PublicationCalendar() {
               <>
                 <span className="hidden sm:inline">
                   {" "}
-                  · drag a scheduled post to another day, or use its ⋯ button
+                  · drag a scheduled post to another day; its ⋯ button moves or cancels it
                 </span>
-                <span className="sm:hidden"> · move a scheduled post with Move… in the list below</span>
+                <span className="sm:hidden">
+                  {" "}
+                  · move or cancel a scheduled post with Move… in the list below
+                </span>
               </>
             )}
           </p>
@@ -362,8 +376,26 @@ export function PublicationCalendar() {
           timeZone={timeZone}
           pending={reschedule.isPending}
           onMove={(day) => move(moving, day)}
+          onCancelPublication={() => {
+            setCanceling(moving);
+            setMoving(null);
+          }}
           onClose={() => setMoving(null)}
         />
+      )}
+      {canceling && (
+        <div className="text-sm">
+          <CancelPublicationForm
+            key={canceling.publicationId}
+            publication={canceling}
+            timeZone={timeZone}
+            onDone={() => {
+              setCanceling(null);
+              void queryClient.invalidateQueries({ queryKey: queryKeys.publications.all });
+            }}
+            onKeep={() => setCanceling(null)}
+          />
+        </div>
       )}
       {publications.data && publications.data.items.length === 0 && (
         <p className="text-sm text-slate-600" data-testid="calendar-empty">
@@ -463,7 +495,7 @@ export function PublicationCalendar() {
                         setMoving(publication);
                         window.scrollTo({ top: 0, behavior: "smooth" });
                       }}
-                      aria-label={`Move the post of ${formatInZone(publication.publishAt, timeZone)} to another day`}
+                      aria-label={`Move or cancel the post of ${formatInZone(publication.publishAt, timeZone)}`}
                       className="shrink-0 rounded px-2 py-0.5 font-medium underline"
                     >
                       Move…

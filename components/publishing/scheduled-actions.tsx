@@ -7,7 +7,8 @@ import { callApi } from "@/lib/client/api-client";
 import { cancelPublication, reschedulePublication } from "@/lib/client/operations";
 import { queryKeys } from "@/lib/client/queries";
 import type { PublicationView } from "@/lib/contracts/publishing";
-import { fromZonedInputValue, toZonedInputValue } from "@/lib/contracts/time-zone";
+import { formatInZone, fromZonedInputValue, toZonedInputValue } from "@/lib/contracts/time-zone";
+import { PLATFORM_LABELS } from "./channels-panel";
 
 /**
  * What an owner can still do to a scheduled publication from the post: give it another time (typed in the
@@ -35,13 +36,8 @@ export function ScheduledActions({
       (await callApi(reschedulePublication, { params: { publicationId: id }, body: { publishAt } })).data,
     onSuccess: saved,
   });
-  const cancel = useMutation({
-    mutationFn: async () => (await callApi(cancelPublication, { params: { publicationId: id } })).data,
-    onSuccess: saved,
-  });
   const open = (next: "time" | "cancel") => {
     reschedule.reset();
-    cancel.reset();
     if (next === "time") setAt(toZonedInputValue(new Date(publication.publishAt), timeZone));
     setMode(next);
   };
@@ -86,29 +82,7 @@ export function ScheduledActions({
 
   if (mode === "cancel") {
     return (
-      <form
-        aria-label="Cancel this publication"
-        data-testid="publication-cancel-confirm"
-        className="space-y-2 rounded-lg border border-red-200 bg-red-50 p-3"
-        onSubmit={(event) => {
-          event.preventDefault();
-          cancel.mutate();
-        }}
-        onKeyDown={(event) => {
-          if (event.key === "Escape") close();
-        }}
-      >
-        <p className="text-slate-800">This post will not be published on this channel. Cancel it?</p>
-        {cancel.error && <ErrorNotice message={cancel.error.message} />}
-        <div className="flex flex-wrap gap-2">
-          <Button type="submit" variant="danger" disabled={cancel.isPending}>
-            {cancel.isPending ? "Canceling…" : "Cancel publication"}
-          </Button>
-          <Button variant="secondary" onClick={close} autoFocus>
-            Keep it scheduled
-          </Button>
-        </div>
-      </form>
+      <CancelPublicationForm publication={publication} timeZone={timeZone} onDone={saved} onKeep={close} />
     );
   }
 
@@ -121,5 +95,55 @@ export function ScheduledActions({
         Cancel
       </Button>
     </div>
+  );
+}
+
+/**
+ * The confirmation before a scheduled publication is canceled, with focus on keeping it. A refusal (it has
+ * started in the meantime) is shown in the form and changes nothing.
+ */
+export function CancelPublicationForm({
+  publication,
+  timeZone,
+  onDone,
+  onKeep,
+}: {
+  publication: PublicationView;
+  timeZone: string;
+  onDone: (canceled: PublicationView) => void;
+  onKeep: () => void;
+}) {
+  const cancel = useMutation({
+    mutationFn: async () =>
+      (await callApi(cancelPublication, { params: { publicationId: publication.publicationId } })).data,
+    onSuccess: onDone,
+  });
+  return (
+    <form
+      aria-label="Cancel this publication"
+      data-testid="publication-cancel-confirm"
+      className="space-y-2 rounded-lg border border-red-200 bg-red-50 p-3"
+      onSubmit={(event) => {
+        event.preventDefault();
+        cancel.mutate();
+      }}
+      onKeyDown={(event) => {
+        if (event.key === "Escape") onKeep();
+      }}
+    >
+      <p className="text-slate-800">
+        The post of <strong>{formatInZone(publication.publishAt, timeZone)}</strong> will not be published on{" "}
+        {PLATFORM_LABELS[publication.channel]}. Cancel it?
+      </p>
+      {cancel.error && <ErrorNotice message={cancel.error.message} />}
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" variant="danger" disabled={cancel.isPending}>
+          {cancel.isPending ? "Canceling…" : "Cancel publication"}
+        </Button>
+        <Button variant="secondary" onClick={onKeep} autoFocus>
+          Keep it scheduled
+        </Button>
+      </div>
+    </form>
   );
 }
