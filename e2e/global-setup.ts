@@ -21,6 +21,7 @@ export default async function globalSetup() {
       LINKEDIN_CLIENT_SECRET: linkedin.clientSecret,
       LINKEDIN_AUTH_BASE_URL: linkedin.url,
       LINKEDIN_API_BASE_URL: linkedin.url,
+      LINKEDIN_ORGANIZATIONS: "true",
       ...fakeInstagramEnv(instagram),
       SMTP_URL: smtp.url,
       SMTP_FROM: "Brand Studio <studio@example.test>",

@@ -127,9 +127,16 @@ test("connect LinkedIn through its consent page and publish a text post with an 
   await expect(page).toHaveURL(new RegExp(`^${linkedinUrl}/oauth/v2/authorization\\?`));
   await page.getByRole("link", { name: "Allow" }).click();
   await expect(page).toHaveURL(new RegExp(`/brands/${brandId}\\?connected=chn_`));
-  await expect(panel.getByRole("list", { name: "Connected channels" })).toContainText("Ada Marketer");
-  await expect(panel.getByRole("list", { name: "Connected channels" })).toContainText("LinkedIn");
+  // The member, and the company page they administer (the e2e server sets LINKEDIN_ORGANIZATIONS).
+  const connected = panel.getByRole("list", { name: "Connected channels" }).getByRole("listitem");
+  await expect(connected).toHaveCount(2);
+  await expect(connected.nth(0)).toContainText("Ada Marketer LinkedIn");
+  await expect(connected.nth(1)).toContainText(
+    "Northwind Coffee LinkedIn · linkedin.com/company/northwind-coffee",
+  );
+  await expect(panel.getByText(/and for the company pages you administer/)).toBeVisible();
   await expectAxeClean(page, "brand settings with LinkedIn", '[data-testid="channels-panel"]');
+  await shoot(page, "channels-linkedin-pages");
 
   // A LinkedIn post with one image of its media plan.
   const created = await page.request.post("/api/content/create", {
@@ -164,8 +171,27 @@ test("connect LinkedIn through its consent page and publish a text post with an 
     post.commentary.startsWith("Autumn blend"),
   );
   expect(mine).toHaveLength(1);
+  expect(mine[0].author).toMatch(/^urn:li:person:/);
   expect(mine[0].images).toHaveLength(1);
   expect(mine[0].images[0].bytes).toBeGreaterThan(1000);
+  await expect(row).toContainText("Ada Marketer");
+
+  // The same post on the company page: picked in the channel list, posted with the page as its author.
+  await publish.getByLabel("Channel").selectOption({ label: "Northwind Coffee (LinkedIn)" });
+  await publish.getByRole("button", { name: "Publish to Northwind Coffee now" }).click();
+  const pageRow = publish.getByTestId("publication-row").filter({ hasText: "Northwind Coffee" });
+  await expect(pageRow.getByTestId("publication-status")).toHaveAttribute("data-status", "published", {
+    timeout: 30_000,
+  });
+  const after = await (await page.request.get(`${linkedinUrl}/__fake/state`)).json();
+  const onPage = after.posts.filter(
+    (post: { commentary: string; author: string }) =>
+      post.commentary.startsWith("Autumn blend") && post.author === "urn:li:organization:2414183",
+  );
+  expect(onPage).toHaveLength(1);
+  expect(onPage[0].images).toHaveLength(1);
+  await expectAxeClean(page, "publish panel with two LinkedIn publications", '[data-testid="publish-panel"]');
+  await shoot(page, "publish-linkedin-page");
 });
 
 test("connect Instagram through its consent page and publish a carousel of two images", async ({ page }) => {

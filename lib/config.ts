@@ -150,6 +150,8 @@ const envObject = z.object({
   LINKEDIN_CLIENT_SECRET: text(),
   LINKEDIN_AUTH_BASE_URL: httpUrl(),
   LINKEDIN_API_BASE_URL: httpUrl(),
+  // Company pages too: needs LinkedIn's Community Management API product on the app (its scopes).
+  LINKEDIN_ORGANIZATIONS: flag(),
   // Instagram through "Instagram API with Instagram Login" (a professional account): both set turn it on.
   INSTAGRAM_APP_ID: text(),
   INSTAGRAM_APP_SECRET: text(),
@@ -221,6 +223,7 @@ export const envSchema = envObject.transform((env) => {
     TELEGRAM_API_BASE_URL: env.TELEGRAM_API_BASE_URL ?? "https://api.telegram.org",
     LINKEDIN_AUTH_BASE_URL: env.LINKEDIN_AUTH_BASE_URL ?? "https://www.linkedin.com",
     LINKEDIN_API_BASE_URL: env.LINKEDIN_API_BASE_URL ?? "https://api.linkedin.com",
+    LINKEDIN_ORGANIZATIONS: env.LINKEDIN_ORGANIZATIONS ?? false,
     INSTAGRAM_AUTH_BASE_URL: env.INSTAGRAM_AUTH_BASE_URL ?? "https://www.instagram.com",
     INSTAGRAM_TOKEN_BASE_URL: env.INSTAGRAM_TOKEN_BASE_URL ?? "https://api.instagram.com",
     INSTAGRAM_GRAPH_BASE_URL: env.INSTAGRAM_GRAPH_BASE_URL ?? "https://graph.instagram.com",

@@ -3,6 +3,7 @@ import { signOAuthState } from "@/lib/publishing/oauth-state";
 import { newUser } from "./support/auth";
 import { type FakeInstagram, fakeInstagramEnv, startFakeInstagram } from "./support/fake-instagram";
 import { api } from "./support/http";
+import { authorizeOAuth, followOAuthCallback } from "./support/oauth-consent";
 import { settledPublication } from "./support/publication-api";
 import { expectNoSecretAtRest } from "./support/secrets-at-rest";
 import { startTestServer, type TestServer } from "./support/test-server";
@@ -22,21 +23,10 @@ let channelId: string;
 const call = (p: string, init: Parameters<typeof api>[1] = {}) =>
   api(p, { server: server.url, token, ...init });
 
-/** start → the fake's consent page → its "Allow" (or "Cancel") link: the callback URL with code and state. */
-async function authorize(choice: "allow" | "cancel" = "allow", as = token) {
-  const start = await fetch(`${server.url}/api/channels/oauth/instagram/start?brandId=${brandId}`, {
-    headers: { authorization: `Bearer ${as}` },
-    redirect: "manual",
-  });
-  expect(start.status, await start.clone().text()).toBe(302);
-  const location = new URL(start.headers.get("location") as string);
-  const page = await (await fetch(location)).text();
-  const href = new RegExp(`id="${choice}" href="([^"]+)"`).exec(page)?.[1] as string;
-  return { authorizeUrl: location, callback: new URL(href.replaceAll("&amp;", "&")) };
-}
+const authorize = (choice: "allow" | "cancel" = "allow", as = token) =>
+  authorizeOAuth("instagram", { server: server.url, token: as, brandId }, choice);
 
-const callback = (url: URL, as = token) =>
-  api(`${url.pathname}${url.search}`, { server: server.url, token: as, redirect: "manual" });
+const callback = (url: URL, as = token) => followOAuthCallback(server.url, as, url);
 
 async function connect() {
   const { callback: url } = await authorize();

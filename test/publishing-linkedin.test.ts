@@ -6,6 +6,7 @@ import { signOAuthState } from "@/lib/publishing/oauth-state";
 import { newUser } from "./support/auth";
 import { type FakeLinkedIn, plainCommentary, startFakeLinkedIn } from "./support/fake-linkedin";
 import { api } from "./support/http";
+import { authorizeOAuth, followOAuthCallback } from "./support/oauth-consent";
 import { parsePrometheusText, sampleValue } from "./support/prometheus";
 import { settledPublication } from "./support/publication-api";
 import { expectNoSecretAtRest } from "./support/secrets-at-rest";
@@ -27,22 +28,10 @@ let channelId: string;
 const call = (p: string, init: Parameters<typeof api>[1] = {}) =>
   api(p, { server: server.url, token, ...init });
 
-/** start → the fake's consent page → its "Allow" (or "Cancel") link: the callback URL with code and state. */
-async function authorize(choice: "allow" | "cancel" = "allow", as = token, brand = brandId) {
-  const start = await fetch(`${server.url}/api/channels/oauth/linkedin/start?brandId=${brand}`, {
-    headers: { authorization: `Bearer ${as}` },
-    redirect: "manual",
-  });
-  expect(start.status, await start.clone().text()).toBe(302);
-  const location = new URL(start.headers.get("location") as string);
-  const page = await (await fetch(location)).text();
-  const href = new RegExp(`id="${choice}" href="([^"]+)"`).exec(page)?.[1] as string;
-  return { authorizeUrl: location, callback: new URL(href.replaceAll("&amp;", "&")) };
-}
+const authorize = (choice: "allow" | "cancel" = "allow", as = token, brand = brandId) =>
+  authorizeOAuth("linkedin", { server: server.url, token: as, brandId: brand }, choice);
 
-async function callback(url: URL, as = token) {
-  return api(`${url.pathname}${url.search}`, { server: server.url, token: as, redirect: "manual" });
-}
+const callback = (url: URL, as = token) => followOAuthCallback(server.url, as, url);
 
 async function connect() {
   const { callback: url } = await authorize();
@@ -146,6 +135,7 @@ describe("connecting LinkedIn through OAuth", () => {
     const done = await callback(back);
     expect(done.status, done.text).toBe(303);
     expect(done.headers.get("location")).toMatch(new RegExp(`^/brands/${brandId}\\?connected=chn_`));
+    // Only the member: the fake's member administers a company page, but LINKEDIN_ORGANIZATIONS is off.
     const list = await channels();
     expect(list).toHaveLength(1);
     expect(list[0]).toMatchObject({
@@ -277,6 +267,7 @@ describe("publishing to LinkedIn", () => {
     expect(linkedin.posts).toHaveLength(before + 1);
     const sent = linkedin.posts.at(-1);
     expect(done.externalId).toBe(sent?.urn);
+    expect(sent?.author).toBe(`urn:li:person:${linkedin.member.sub}`);
     expect(done.permalink).toBe(`https://www.linkedin.com/feed/update/${sent?.urn}/`);
     expect(plainCommentary(sent?.commentary ?? "")).toBe(caption);
     expect(sent?.commentary).toContain("{hashtag|\\#|coffee}");

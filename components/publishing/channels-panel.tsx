@@ -12,8 +12,14 @@ export const PLATFORM_LABELS = {
   instagram: "Instagram",
 } as const;
 
-/** Which OAuth platforms this server has a client for (the page reads the configuration on the server). */
-export type OAuthAvailability = { linkedin: boolean; instagram: boolean };
+/**
+ * Which OAuth platforms this server has a client for, and whether LinkedIn also connects company pages (the
+ * page reads the configuration on the server).
+ */
+export type OAuthAvailability = { linkedin: boolean; linkedinPages: boolean; instagram: boolean };
+
+const LINKEDIN_PAGES_EXPLANATION =
+  "LinkedIn asks you to sign in and allow Brand Studio to post for you and for the company pages you administer, then brings you back here: you and each of those pages are connected, and you pick which one a post goes to when you publish it.";
 
 const OAUTH_PLATFORMS = [
   {
@@ -161,7 +167,11 @@ export function ChannelsPanel({ brandId, oauth }: { brandId: string; oauth: OAut
             </h3>
             {oauth[platform.channel] ? (
               <>
-                <p className="text-sm text-slate-600">{platform.explanation}</p>
+                <p className="text-sm text-slate-600">
+                  {platform.channel === "linkedin" && oauth.linkedinPages
+                    ? LINKEDIN_PAGES_EXPLANATION
+                    : platform.explanation}
+                </p>
                 <a
                   href={`/api/channels/oauth/${platform.channel}/start?brandId=${brandId}`}
                   className="inline-block rounded-lg bg-slate-900 px-4 py-2 text-sm font-medium text-white hover:bg-slate-700"

@@ -62,10 +62,13 @@ function useSettledPostRefresh(publication: PublicationView | undefined) {
 
 function PublicationRow({
   publicationId,
+  channelLabel,
   timeZone,
   mayChange,
 }: {
   publicationId: string;
+  /** Where it goes: the connection's name and platform. */
+  channelLabel: string;
   timeZone: string;
   /** An owner may change the time of a scheduled publication or cancel it. */
   mayChange: boolean;
@@ -83,6 +86,9 @@ function PublicationRow({
     <li className="space-y-1 text-sm" data-testid="publication-row">
       <div className="flex flex-wrap items-center gap-2">
         <PublicationStatus publication={p} />
+        <span className="font-medium text-slate-800">{channelLabel}</span>
+      </div>
+      <div className="flex flex-wrap items-center gap-2">
         <span className="text-slate-600" data-testid="publication-time">
           {formatInZone(p.publishAt, timeZone)}
         </span>
@@ -155,6 +161,12 @@ export function PublishPanel({
     },
   });
   const active = channels.data?.filter((channel) => channel.status === "active") ?? [];
+  const channelLabel = ({ channelId: id, channel }: PublicationView) => {
+    const connection = channels.data?.find((item) => item.channelId === id);
+    return connection
+      ? `${connection.accountName} (${PLATFORM_LABELS[connection.channel]})`
+      : PLATFORM_LABELS[channel];
+  };
   const selected = channelId || active[0]?.channelId || "";
   const selectedChannel = active.find((channel) => channel.channelId === selected);
   const selectedName = selectedChannel?.accountName;
@@ -273,6 +285,7 @@ export function PublishPanel({
               <PublicationRow
                 key={publication.publicationId}
                 publicationId={publication.publicationId}
+                channelLabel={channelLabel(publication)}
                 timeZone={timeZone}
                 mayChange={mayCancel}
               />

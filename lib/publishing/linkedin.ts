@@ -14,13 +14,31 @@ import { kindOfStatus, networkFailure, PlatformError } from "./platform-error";
  */
 
 export const LINKEDIN_VERSION = "202510";
-export const LINKEDIN_SCOPES = "openid profile w_member_social";
+const MEMBER_SCOPES = "openid profile w_member_social";
+/** With LINKEDIN_ORGANIZATIONS: the pages the member administers, and posting as them. */
+const ORGANIZATION_SCOPES = "r_organization_admin w_organization_social";
+/** Page roles that may publish a page's organic posts (LinkedIn's w_organization_social). */
+const POSTING_ROLES = new Set(["ADMINISTRATOR", "CONTENT_ADMINISTRATOR"]);
+
+const linkedinScopes = () =>
+  linkedinPagesEnabled() ? `${MEMBER_SCOPES} ${ORGANIZATION_SCOPES}` : MEMBER_SCOPES;
+
+/**
+ * The author URN a connection posts as: a page's connection stores its organization URN, a member's its
+ * OpenID `sub` (a person).
+ */
+export const linkedinAuthor = (externalId: string) =>
+  externalId.startsWith("urn:li:organization:") ? externalId : `urn:li:person:${externalId}`;
+
 const PLATFORM = "LinkedIn";
 
 export const linkedinConfigured = () => {
   const env = getEnv();
   return Boolean(env.LINKEDIN_CLIENT_ID && env.LINKEDIN_CLIENT_SECRET);
 };
+
+/** Whether connecting LinkedIn also connects the company pages the member may post as. */
+export const linkedinPagesEnabled = () => linkedinConfigured() && getEnv().LINKEDIN_ORGANIZATIONS;
 
 export type LinkedInTokens = {
   access_token: string;
@@ -93,7 +111,7 @@ export function linkedinAuthorizeUrl({ redirectUri, state }: { redirectUri: stri
   url.searchParams.set("client_id", env.LINKEDIN_CLIENT_ID ?? "");
   url.searchParams.set("redirect_uri", redirectUri);
   url.searchParams.set("state", state);
-  url.searchParams.set("scope", LINKEDIN_SCOPES);
+  url.searchParams.set("scope", linkedinScopes());
   return url.toString();
 }
 
@@ -130,6 +148,45 @@ export async function linkedinUserInfo(accessToken: string): Promise<LinkedInUse
     15_000,
   );
   return (await response.json()) as LinkedInUserInfo;
+}
+
+export type LinkedInPage = { urn: string; name: string; vanityName: string | null };
+
+/**
+ * The company pages the member may post as: their approved page roles (`GET /rest/organizationAcls`, the
+ * roleAssignee finder), kept where the role publishes (administrator, content administrator), each page's
+ * name from `GET /rest/organizations/{id}`.
+ */
+export async function linkedinPages(accessToken: string): Promise<LinkedInPage[]> {
+  const base = getEnv().LINKEDIN_API_BASE_URL;
+  const headers = restHeaders(accessToken);
+  const acls = await send(
+    "organizationAcls",
+    `${base}/rest/organizationAcls?q=roleAssignee&state=APPROVED&count=100`,
+    { headers },
+    15_000,
+  );
+  const { elements = [] } = (await acls.json()) as { elements?: { organization?: string; role?: string }[] };
+  const urns = [
+    ...new Set(
+      elements
+        .filter((acl) => acl.role && POSTING_ROLES.has(acl.role))
+        .map((acl) => acl.organization)
+        .filter((urn): urn is string => /^urn:li:organization:\d+$/.test(urn ?? "")),
+    ),
+  ];
+  const pages: LinkedInPage[] = [];
+  for (const urn of urns) {
+    const id = urn.slice("urn:li:organization:".length);
+    const response = await send("organizations", `${base}/rest/organizations/${id}`, { headers }, 15_000);
+    const page = (await response.json()) as { localizedName?: string; vanityName?: string };
+    pages.push({
+      urn,
+      name: page.localizedName || `LinkedIn page ${id}`,
+      vanityName: page.vanityName ?? null,
+    });
+  }
+  return pages;
 }
 
 /** initializeUpload, then the PUT of the bytes; answers the image URN for the post. */

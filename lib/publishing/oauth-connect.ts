@@ -23,6 +23,8 @@ import {
   type LinkedInTokens,
   linkedinAuthorizeUrl,
   linkedinConfigured,
+  linkedinPages,
+  linkedinPagesEnabled,
   linkedinUserInfo,
 } from "./linkedin";
 import { signOAuthState, verifyOAuthState } from "./oauth-state";
@@ -48,7 +50,8 @@ const PROVIDERS: Record<
     variables: string[];
     configured: () => boolean;
     authorizeUrl: (args: { redirectUri: string; state: string }) => string;
-    connect: (code: string, redirectUri: string) => Promise<ConnectedAccount>;
+    /** The accounts the authorization lets the brand post as, the signed-in account first. */
+    connect: (code: string, redirectUri: string) => Promise<ConnectedAccount[]>;
   }
 > = {
   linkedin: {
@@ -56,16 +59,27 @@ const PROVIDERS: Record<
     variables: ["LINKEDIN_CLIENT_ID", "LINKEDIN_CLIENT_SECRET"],
     configured: linkedinConfigured,
     authorizeUrl: linkedinAuthorizeUrl,
+    // The member, and with LINKEDIN_ORGANIZATIONS each company page they may post as (one token for all).
     async connect(code, redirectUri) {
       const tokens = await exchangeLinkedInCode(code, redirectUri);
       const account = await linkedinUserInfo(tokens.access_token);
-      return {
-        tokens,
-        externalId: account.sub,
-        accountName: account.name ?? account.given_name ?? "LinkedIn member",
-        accountHandle: null,
-        avatarUrl: account.picture ?? null,
-      };
+      const pages = linkedinPagesEnabled() ? await linkedinPages(tokens.access_token) : [];
+      return [
+        {
+          tokens,
+          externalId: account.sub,
+          accountName: account.name ?? account.given_name ?? "LinkedIn member",
+          accountHandle: null,
+          avatarUrl: account.picture ?? null,
+        },
+        ...pages.map((page) => ({
+          tokens,
+          externalId: page.urn,
+          accountName: page.name,
+          accountHandle: page.vanityName ? `linkedin.com/company/${page.vanityName}` : "company page",
+          avatarUrl: null,
+        })),
+      ];
     },
   },
   instagram: {
@@ -79,13 +93,15 @@ const PROVIDERS: Record<
       const tokens = await longLivedInstagramToken(short.accessToken);
       const account = await instagramAccount(tokens.access_token);
       const handle = account.username ? `@${account.username}` : null;
-      return {
-        tokens,
-        externalId: String(account.user_id ?? short.userId),
-        accountName: account.name || handle || "Instagram account",
-        accountHandle: handle,
-        avatarUrl: account.profile_picture_url ?? null,
-      };
+      return [
+        {
+          tokens,
+          externalId: String(account.user_id ?? short.userId),
+          accountName: account.name || handle || "Instagram account",
+          accountHandle: handle,
+          avatarUrl: account.profile_picture_url ?? null,
+        },
+      ];
     },
   },
 };
@@ -141,7 +157,9 @@ const RESTART = "Start connecting again from the brand's settings.";
 /**
  * GET /api/channels/oauth/{channel}/callback: checks the state (signed, not expired, this user, this
  * platform), exchanges the code, reads the account, and saves the connection with its tokens encrypted.
- * Connecting the same account again replaces the tokens and clears `needs_reconnect`. Answers the brand id.
+ * Connecting the same account again replaces the tokens and clears `needs_reconnect`. LinkedIn with
+ * LINKEDIN_ORGANIZATIONS also connects each company page the member may post as. Answers the brand id and the
+ * signed-in account's connection.
  */
 export async function finishOAuth({
   principal,
@@ -188,9 +206,9 @@ export async function finishOAuth({
   const code = params.get("code");
   if (!code) throw new ApiError("invalid_request", "The platform sent no authorization code back.");
 
-  let account: ConnectedAccount;
+  let accounts: ConnectedAccount[];
   try {
-    account = await PROVIDERS[channel].connect(code, callbackUrl(channel, requestUrl));
+    accounts = await PROVIDERS[channel].connect(code, callbackUrl(channel, requestUrl));
   } catch (error) {
     if (!(error instanceof PlatformError)) throw error;
     if (error.kind === "rejected" || error.kind === "unauthorized") {
@@ -206,16 +224,39 @@ export async function finishOAuth({
       error.retryAfterSeconds ? { headers: { "Retry-After": String(error.retryAfterSeconds) } } : {},
     );
   }
+  // New connections a millisecond apart, so lists (by creation) show the member before their pages.
+  const startedAt = Date.now();
+  const channelIds: string[] = [];
+  for (const [index, account] of accounts.entries()) {
+    const createdAt = new Date(startedAt + index);
+    channelIds.push(await saveConnection({ principal, brandId: brand.id, channel, account, createdAt }));
+  }
+  return { brandId: brand.id, channelId: channelIds[0] };
+}
+
+/** One connected account: new, or the same account again (reconnect: new tokens, `needs_reconnect` cleared). */
+async function saveConnection({
+  principal,
+  brandId,
+  channel,
+  account,
+  createdAt,
+}: {
+  principal: Principal;
+  brandId: string;
+  channel: OAuthChannel;
+  account: ConnectedAccount;
+  createdAt: Date;
+}) {
   const credentials = oauthCredentialsFrom(account.tokens);
   const db = await getDb();
   const { externalId } = account;
-  const now = new Date();
   const [existing] = await db
     .select({ id: channelConnections.id })
     .from(channelConnections)
     .where(
       and(
-        eq(channelConnections.brandId, brand.id),
+        eq(channelConnections.brandId, brandId),
         eq(channelConnections.channel, channel),
         eq(channelConnections.externalId, externalId),
       ),
@@ -228,21 +269,21 @@ export async function finishOAuth({
     credentials: encryptSecret(JSON.stringify(credentials), id),
     status: "active" as const,
     statusMessage: null,
-    updatedAt: now,
+    updatedAt: createdAt,
   };
   if (existing) await db.update(channelConnections).set(fields).where(eq(channelConnections.id, id));
   else
     await db.insert(channelConnections).values({
       id,
-      brandId: brand.id,
+      brandId,
       channel,
       externalId,
       createdBy: principal.userId,
-      createdAt: now,
+      createdAt,
       ...fields,
     });
-  log.info("channel_connected", { channelId: id, brandId: brand.id, channel, reconnected: !!existing });
-  return { brandId: brand.id, channelId: id };
+  log.info("channel_connected", { channelId: id, brandId, channel, reconnected: !!existing });
+  return id;
 }
 
 /** Tokens as stored; Instagram's long-lived token has no refresh token (it refreshes itself). */

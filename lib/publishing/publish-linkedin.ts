@@ -1,7 +1,7 @@
 import "server-only";
 import type { ChannelConnection } from "@/db/schema";
 import { type OAuthCredentials, oauthCredentials, saveOAuthCredentials } from "./channels";
-import { createLinkedInPost, refreshLinkedInToken, uploadLinkedInImage } from "./linkedin";
+import { createLinkedInPost, linkedinAuthor, refreshLinkedInToken, uploadLinkedInImage } from "./linkedin";
 import { type LinkedInVideoFile, uploadLinkedInVideo } from "./linkedin-video";
 import type { PlanImage } from "./media-delivery";
 import { oauthCredentialsFrom } from "./oauth-connect";
@@ -43,7 +43,7 @@ export async function sendLinkedInPost(
   media: { images: PlanImage[]; video: LinkedInVideoFile | null },
   run: PublishRun,
 ) {
-  const author = `urn:li:person:${channel.externalId}`;
+  const author = linkedinAuthor(channel.externalId);
   const uploaded: { urn: string; altText: string }[] = [];
   let video: { urn: string; title: string } | undefined;
   if (media.video) {

@@ -18,6 +18,11 @@ import { readBody, sendJson } from "./fake-provider-kit";
  *   `GET /rest/videos/{urn}`: PROCESSING for `behavior.videoProcessing.reads` reads, then AVAILABLE (or
  *   PROCESSING_FAILED with `processingFailureReason` when `behavior.videoProcessing.fail` is set). `videos`
  *   keeps each video's assembled bytes, so a test can compare them with the source;
+ * - company pages: `GET /rest/organizationAcls?q=roleAssignee` (the member's page roles in `pages`, filtered by
+ *   `role` and `state`) and `GET /rest/organizations/{id}` (its `localizedName`, `vanityName`); both need the
+ *   `r_organization_admin` scope, and posting or uploading as `urn:li:organization:{id}` needs
+ *   `w_organization_social` and a posting role (ADMINISTRATOR, CONTENT_ADMINISTRATOR) on that page. A token's
+ *   scopes are those the authorize URL asked for;
  * - `POST /rest/posts` → 201 with the post's URN in `x-restli-id`. The `/rest` calls must carry
  *   `LinkedIn-Version` and `X-Restli-Protocol-Version: 2.0.0`. Errors: `{status, serviceErrorCode, code, message}`.
  * Knobs (`behavior`, also `POST /__fake/behavior`): the next N post calls answer 429 (with Retry-After) or
@@ -77,11 +82,25 @@ export type FakeLinkedIn = {
   partPuts: { urn: string; part: number; status: number }[];
   grants: { grantType: string; status: number }[];
   member: { sub: string; name: string; picture: string };
+  /** The member's roles on company pages (LinkedIn's organizationAcls). */
+  pages: FakeLinkedInPage[];
+  /** The scope of every authorize request, in order. */
+  requestedScopes: string[];
   /** Every access and refresh token issued, to look for in logs and database dumps. */
   issuedTokens: () => string[];
   revokeAll: () => void;
   close: () => Promise<void>;
 };
+
+export type FakeLinkedInPage = {
+  id: number;
+  name: string;
+  vanityName: string;
+  role: "ADMINISTRATOR" | "CONTENT_ADMINISTRATOR" | "ANALYST" | "CURATOR";
+  state: "APPROVED" | "REQUESTED" | "REVOKED";
+};
+
+const POSTING_ROLES = new Set(["ADMINISTRATOR", "CONTENT_ADMINISTRATOR"]);
 
 const fail = (res: http.ServerResponse, status: number, code: string, message: string, headers = {}) => {
   res.writeHead(status, { "Content-Type": "application/json", ...headers });
@@ -105,8 +124,35 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
   const clientId = "fake-linkedin-client";
   const clientSecret = `fake-linkedin-secret-${randomBytes(6).toString("hex")}`;
   const member = { sub: "Xy7Qm2LkP9", name: "Ada Marketer", picture: "" };
-  const codes = new Map<string, { redirectUri: string; at: number }>();
-  const tokens = new Map<string, { kind: "access" | "refresh"; expiresAt: number; revoked: boolean }>();
+  const pages: FakeLinkedInPage[] = [
+    {
+      id: 2414183,
+      name: "Northwind Coffee",
+      vanityName: "northwind-coffee",
+      role: "ADMINISTRATOR",
+      state: "APPROVED",
+    },
+    {
+      id: 5021977,
+      name: "Northwind Careers",
+      vanityName: "northwind-careers",
+      role: "ANALYST",
+      state: "APPROVED",
+    },
+    {
+      id: 7730012,
+      name: "Northwind Roastery",
+      vanityName: "northwind-roastery",
+      role: "CONTENT_ADMINISTRATOR",
+      state: "REQUESTED",
+    },
+  ];
+  const requestedScopes: string[] = [];
+  const codes = new Map<string, { redirectUri: string; at: number; scopes: string[] }>();
+  const tokens = new Map<
+    string,
+    { kind: "access" | "refresh"; expiresAt: number; revoked: boolean; scopes: string[] }
+  >();
   const images = new Map<string, { uploaded: boolean; bytes: number; contentType: string }>();
   const posts: FakeLinkedInPost[] = [];
   const videos = new Map<string, FakeLinkedInVideo>();
@@ -125,28 +171,32 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
   let nextImage = 1;
   let nextVideo = 1;
 
-  const issue = () => {
+  const issue = (scopes: string[]) => {
     const access = `AQV${randomBytes(24).toString("base64url")}`;
     const refresh = `AQX${randomBytes(24).toString("base64url")}`;
     tokens.set(access, {
       kind: "access",
       expiresAt: Date.now() + behavior.tokenLifetimeSeconds * 1000,
       revoked: false,
+      scopes,
     });
-    tokens.set(refresh, { kind: "refresh", expiresAt: Date.now() + 31_536_000_000, revoked: false });
+    tokens.set(refresh, { kind: "refresh", expiresAt: Date.now() + 31_536_000_000, revoked: false, scopes });
     return {
       access_token: access,
       expires_in: behavior.tokenLifetimeSeconds,
       refresh_token: refresh,
       refresh_token_expires_in: 31_536_000,
-      scope: "openid,profile,w_member_social",
+      scope: scopes.join(","),
     };
   };
 
+  /** The request's access token, when it is one that works. */
   const bearer = (req: http.IncomingMessage) => {
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? "";
     const known = tokens.get(token);
-    return known && known.kind === "access" && !known.revoked && known.expiresAt > Date.now();
+    return known && known.kind === "access" && !known.revoked && known.expiresAt > Date.now()
+      ? known
+      : undefined;
   };
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
@@ -181,7 +231,9 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
       if (!/^https?:\/\//.test(redirectUri))
         return fail(res, 400, "INVALID_REQUEST", "The redirect_uri does not match the registered value");
       const code = `AQT${randomBytes(18).toString("base64url")}`;
-      codes.set(code, { redirectUri, at: Date.now() });
+      const scope = url.searchParams.get("scope") ?? "";
+      requestedScopes.push(scope);
+      codes.set(code, { redirectUri, at: Date.now(), scopes: scope.split(" ").filter(Boolean) });
       const back = new URL(redirectUri);
       back.searchParams.set("code", code);
       back.searchParams.set("state", state);
@@ -220,7 +272,7 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
             error_description:
               "Unable to retrieve access token: appid/redirect uri/code verifier does not match",
           });
-        return answer(200, issue());
+        return answer(200, issue(code.scopes));
       }
       if (grantType === "refresh_token") {
         const known = tokens.get(form.get("refresh_token") ?? "");
@@ -230,7 +282,7 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
             error_description:
               "The provided authorization grant or refresh token is invalid, expired or revoked",
           });
-        return answer(200, issue());
+        return answer(200, issue(known.scopes));
       }
       return answer(400, { error: "unsupported_grant_type", error_description: "Unsupported grant type" });
     }
@@ -312,7 +364,8 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
     }
 
     if (url.pathname.startsWith("/rest/")) {
-      if (!bearer(req))
+      const token = bearer(req);
+      if (!token)
         return fail(
           res,
           401,
@@ -331,9 +384,49 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
       if (restli !== "2.0.0")
         return fail(res, 400, "INVALID_PROTOCOL", "X-Restli-Protocol-Version 2.0.0 is required");
       const body = JSON.parse((await readBody(req)).toString() || "{}");
-      const author = `urn:li:person:${member.sub}`;
+      const person = `urn:li:person:${member.sub}`;
+      /** Whom this token may post and upload as: the member, and pages where the member has a posting role. */
+      const mayActAs = (urn: unknown) =>
+        urn === person ||
+        (token.scopes.includes("w_organization_social") &&
+          pages.some(
+            (page) =>
+              urn === `urn:li:organization:${page.id}` &&
+              page.state === "APPROVED" &&
+              POSTING_ROLES.has(page.role),
+          ));
+      if (url.pathname.startsWith("/rest/organization") && !token.scopes.includes("r_organization_admin"))
+        return fail(res, 403, "ACCESS_DENIED", `Not enough permissions to access: GET ${url.pathname}`);
+      if (url.pathname === "/rest/organizationAcls" && req.method === "GET") {
+        if (url.searchParams.get("q") !== "roleAssignee")
+          return fail(res, 400, "ILLEGAL_ARGUMENT", "Unsupported finder; use q=roleAssignee");
+        const role = url.searchParams.get("role");
+        const state = url.searchParams.get("state");
+        return sendJson(res, 200, {
+          paging: { start: 0, count: 10, links: [] },
+          elements: pages
+            .filter((page) => (!role || page.role === role) && (!state || page.state === state))
+            .map((page) => ({
+              roleAssignee: person,
+              state: page.state,
+              role: page.role,
+              organization: `urn:li:organization:${page.id}`,
+            })),
+        });
+      }
+      const organization = /^\/rest\/organizations\/(\d+)$/.exec(url.pathname);
+      if (organization && req.method === "GET") {
+        const page = pages.find((item) => String(item.id) === organization[1]);
+        if (!page) return fail(res, 404, "NOT_FOUND", `Organization ${organization[1]} not found`);
+        return sendJson(res, 200, {
+          id: page.id,
+          localizedName: page.name,
+          vanityName: page.vanityName,
+          name: { localized: { en_US: page.name }, preferredLocale: { country: "US", language: "en" } },
+        });
+      }
       if (url.pathname === "/rest/images" && url.searchParams.get("action") === "initializeUpload") {
-        if (body.initializeUploadRequest?.owner !== author)
+        if (!mayActAs(body.initializeUploadRequest?.owner))
           return fail(res, 403, "ACCESS_DENIED", "Not enough permissions to upload for this owner");
         const id = `D4E10AQ${String(nextImage++).padStart(8, "0")}`;
         images.set(id, { uploaded: false, bytes: 0, contentType: "" });
@@ -347,7 +440,7 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
       }
       if (url.pathname === "/rest/videos" && url.searchParams.get("action") === "initializeUpload") {
         const request = body.initializeUploadRequest ?? {};
-        if (request.owner !== author)
+        if (!mayActAs(request.owner))
           return fail(res, 403, "ACCESS_DENIED", "Accessing this video resource is forbidden.");
         const size = request.fileSizeBytes;
         if (!Number.isSafeInteger(size) || size <= 0)
@@ -368,7 +461,7 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
         }
         const video: FakeLinkedInVideo = {
           urn: `urn:li:video:${id}`,
-          owner: author,
+          owner: request.owner,
           fileSizeBytes: size,
           uploadToken: randomBytes(8).toString("hex"),
           parts,
@@ -393,7 +486,7 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
       if (url.pathname === "/rest/videos" && url.searchParams.get("action") === "finalizeUpload") {
         const request = body.finalizeUploadRequest ?? {};
         const video = videos.get(String(request.video));
-        if (!video || video.owner !== author)
+        if (!video || !mayActAs(video.owner))
           return fail(res, 404, "NOT_FOUND", `Video ${request.video} not found`);
         if (video.status !== "WAITING_UPLOAD")
           return fail(res, 400, "INVALID_STATE", `Video ${video.urn} is ${video.status}, not WAITING_UPLOAD`);
@@ -419,7 +512,7 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
       }
       if (url.pathname.startsWith("/rest/videos/") && req.method === "GET") {
         const video = videos.get(decodeURIComponent(url.pathname.slice("/rest/videos/".length)));
-        if (!video || video.owner !== author) return fail(res, 404, "NOT_FOUND", "Video not found");
+        if (!video || !mayActAs(video.owner)) return fail(res, 404, "NOT_FOUND", "Video not found");
         if (video.status === "PROCESSING") {
           if (video.processing.reads > 0) video.processing.reads--;
           else video.status = video.processing.fail ? "PROCESSING_FAILED" : "AVAILABLE";
@@ -448,8 +541,9 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
           behavior.serverError.count--;
           return fail(res, behavior.serverError.status, "INTERNAL_SERVER_ERROR", "Internal Server Error");
         }
-        if (body.author !== author)
+        if (!mayActAs(body.author))
           return fail(res, 403, "ACCESS_DENIED", "Not enough permissions to post as this author");
+        const author = String(body.author);
         const commentary = String(body.commentary ?? "");
         if (plainCommentary(commentary).length > 3000)
           return fail(res, 422, "UNPROCESSABLE_ENTITY", "commentary is longer than 3000 characters");
@@ -523,6 +617,8 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
     partPuts,
     grants,
     member,
+    pages,
+    requestedScopes,
     issuedTokens: () => [...tokens.keys()],
     revokeAll() {
       for (const token of tokens.values()) token.revoked = true;

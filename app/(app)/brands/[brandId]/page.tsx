@@ -1,6 +1,6 @@
 import { BrandSettings } from "@/components/brands/brand-settings";
 import { instagramConfigured } from "@/lib/publishing/instagram";
-import { linkedinConfigured } from "@/lib/publishing/linkedin";
+import { linkedinConfigured, linkedinPagesEnabled } from "@/lib/publishing/linkedin";
 
 export const metadata = { title: "Brand settings" };
 
@@ -9,7 +9,11 @@ export default async function BrandSettingsPage({ params }: { params: Promise<{ 
   return (
     <BrandSettings
       brandId={brandId}
-      oauth={{ linkedin: linkedinConfigured(), instagram: instagramConfigured() }}
+      oauth={{
+        linkedin: linkedinConfigured(),
+        linkedinPages: linkedinPagesEnabled(),
+        instagram: instagramConfigured(),
+      }}
     />
   );
 }
