@@ -98,6 +98,10 @@ test("the brand's time zone: set it, schedule in it, see it on the calendar, mov
   await expect(cell(day).locator(`[data-publication-id="${publication.publicationId}"]`)).toContainText(
     "09:00 Telegram · scheduled",
   );
+  await expect(item.getByRole("link")).toHaveAttribute(
+    "title",
+    `Kiwi News (Telegram) · ${shown}. Drag to another day to move it.`,
+  );
   await expectAxeClean(page, "calendar with a scheduled post");
   await shoot(page, "resched-calendar");
 

@@ -5,6 +5,7 @@ import { type FormEvent, useState } from "react";
 import { Button, Card, ErrorNotice, Field, TextInput } from "@/components/ui/primitives";
 import { ApiClientError, callApi } from "@/lib/client/api-client";
 import { connectChannel, disconnectChannel, listChannels } from "@/lib/client/operations";
+import type { ChannelConnectionView, PublicationView } from "@/lib/contracts/publishing";
 
 export const PLATFORM_LABELS = {
   telegram: "Telegram",
@@ -49,6 +50,17 @@ export function ChannelAvatar({ url, size }: { url: string | null; size: 24 | 32
       className={`${size === 32 ? "h-8 w-8" : "h-6 w-6"} shrink-0 rounded-full object-cover`}
     />
   );
+}
+
+/** Where a publication goes, as people read it: its connection's name and platform, else the platform. */
+export function publicationChannelLabel(
+  connections: ChannelConnectionView[] | undefined,
+  { channelId, channel }: Pick<PublicationView, "channelId" | "channel">,
+) {
+  const connection = connections?.find((item) => item.channelId === channelId);
+  return connection
+    ? `${connection.accountName} (${PLATFORM_LABELS[connection.channel]})`
+    : PLATFORM_LABELS[channel];
 }
 
 export const channelsQueryKey = (brandId: string) => ["channels", brandId] as const;

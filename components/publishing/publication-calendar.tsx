@@ -17,7 +17,7 @@ import {
   zonedDayKey,
   zonedToUtc,
 } from "@/lib/contracts/time-zone";
-import { PLATFORM_LABELS } from "./channels-panel";
+import { PLATFORM_LABELS, publicationChannelLabel, useChannels } from "./channels-panel";
 import { STATUS_STYLES } from "./publish-panel";
 import { CancelPublicationForm } from "./scheduled-actions";
 
@@ -67,6 +67,7 @@ type Moving = { publication: PublicationView; day: string };
 
 function CalendarItem({
   publication,
+  channelLabel,
   timeZone,
   movable,
   onDragStart,
@@ -74,6 +75,8 @@ function CalendarItem({
   onMoveClick,
 }: {
   publication: PublicationView;
+  /** Where it goes: the connection's name and platform. */
+  channelLabel: string;
   timeZone: string;
   movable: boolean;
   onDragStart: () => void;
@@ -103,7 +106,7 @@ function CalendarItem({
         title={
           publication.error?.message ??
           publication.permalink ??
-          `${formatInZone(publication.publishAt, timeZone)}${movable ? ". Drag to another day to move it." : ""}`
+          `${channelLabel} · ${formatInZone(publication.publishAt, timeZone)}${movable ? ". Drag to another day to move it." : ""}`
         }
         className="min-w-0 flex-1 truncate"
       >
@@ -209,6 +212,7 @@ export function PublicationCalendar() {
   const from = startOfDay(start, timeZone).toISOString();
   const to = startOfDay(addDays(start, days), timeZone).toISOString();
   const calendarKey = queryKeys.publications.calendar(brand?.brandId ?? "", from, to);
+  const channels = useChannels(brand?.brandId ?? null);
   const publications = useQuery({
     queryKey: calendarKey,
     enabled: Boolean(brand),
@@ -449,6 +453,7 @@ export function PublicationCalendar() {
                   <CalendarItem
                     key={publication.publicationId}
                     publication={publication}
+                    channelLabel={publicationChannelLabel(channels.data, publication)}
                     timeZone={timeZone}
                     movable={mayMove && publication.status === "scheduled"}
                     onDragStart={() => setDragging(publication.publicationId)}
@@ -483,9 +488,13 @@ export function PublicationCalendar() {
                   data-testid="calendar-agenda-item"
                   className={`flex items-center gap-2 rounded-lg px-3 py-2 text-sm ring-1 ${STATUS_STYLES[publication.status]}`}
                 >
-                  <Link href={`/studio/${publication.postId}`} className="min-w-0 flex-1 truncate">
-                    {formatInZone(publication.publishAt, timeZone, { zone: false })} ·{" "}
-                    {PLATFORM_LABELS[publication.channel]} · {publication.status}
+                  <Link href={`/studio/${publication.postId}`} className="min-w-0 flex-1">
+                    <span className="block">
+                      {formatInZone(publication.publishAt, timeZone, { zone: false })}
+                    </span>
+                    <span className="block truncate text-xs">
+                      {publicationChannelLabel(channels.data, publication)} · {publication.status}
+                    </span>
                   </Link>
                   {mayMove && publication.status === "scheduled" && (
                     <button

@@ -12,7 +12,7 @@ import { can } from "@/lib/contracts/permissions";
 import type { ChannelConnectionView, PublicationView } from "@/lib/contracts/publishing";
 import { PUBLICATION_WINDOW_MAX_DAYS } from "@/lib/contracts/publishing-rules";
 import { formatInZone, fromZonedInputValue } from "@/lib/contracts/time-zone";
-import { ChannelAvatar, PLATFORM_LABELS, useChannels } from "./channels-panel";
+import { ChannelAvatar, PLATFORM_LABELS, publicationChannelLabel, useChannels } from "./channels-panel";
 import { ScheduledActions } from "./scheduled-actions";
 
 const FINAL = new Set(["published", "failed", "canceled"]);
@@ -161,12 +161,6 @@ export function PublishPanel({
     },
   });
   const active = channels.data?.filter((channel) => channel.status === "active") ?? [];
-  const channelLabel = ({ channelId: id, channel }: PublicationView) => {
-    const connection = channels.data?.find((item) => item.channelId === id);
-    return connection
-      ? `${connection.accountName} (${PLATFORM_LABELS[connection.channel]})`
-      : PLATFORM_LABELS[channel];
-  };
   const selected = channelId || active[0]?.channelId || "";
   const selectedChannel = active.find((channel) => channel.channelId === selected);
   const selectedName = selectedChannel?.accountName;
@@ -285,7 +279,7 @@ export function PublishPanel({
               <PublicationRow
                 key={publication.publicationId}
                 publicationId={publication.publicationId}
-                channelLabel={channelLabel(publication)}
+                channelLabel={publicationChannelLabel(channels.data, publication)}
                 timeZone={timeZone}
                 mayChange={mayCancel}
               />
