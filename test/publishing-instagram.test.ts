@@ -4,7 +4,7 @@ import { newUser } from "./support/auth";
 import { type FakeInstagram, fakeInstagramEnv, startFakeInstagram } from "./support/fake-instagram";
 import { api } from "./support/http";
 import { authorizeOAuth, followOAuthCallback } from "./support/oauth-consent";
-import { settledPublication } from "./support/publication-api";
+import { newImagePost, settledPublication } from "./support/publication-api";
 import { expectNoSecretAtRest } from "./support/secrets-at-rest";
 import { startTestServer, type TestServer } from "./support/test-server";
 import { SCRIPT, videoClient } from "./support/video-api";
@@ -42,49 +42,13 @@ async function channels() {
 }
 
 /** A post with `items` image items in its media plan, `generated` of them with a generated image. */
-async function newPost(
+const newPost = (
   caption: string,
   items = 0,
   extra: Record<string, unknown> = {},
   generated = items,
   channel: "instagram" | "linkedin" = "instagram",
-) {
-  const created = await call("/api/content/create", {
-    method: "POST",
-    json: {
-      brandId,
-      channel,
-      goal: "announcement",
-      topic: "Our autumn seasonal blend arrives in every café next week",
-    },
-  });
-  expect(created.status, created.text).toBe(201);
-  const postId = created.body.postId as string;
-  const plan = Array.from({ length: items }, (_, index) => ({
-    type: "image",
-    aspectRatio: "1:1",
-    description: `Picture ${index + 1} of the roast`,
-    altText: `Roast, picture ${index + 1}`,
-  }));
-  const patched = await call(`/api/posts/${postId}`, {
-    method: "PATCH",
-    json: {
-      caption,
-      hashtags: [],
-      mediaPlan: {
-        format: items === 0 ? "text_only" : items === 1 ? "single_image" : "carousel",
-        items: plan,
-      },
-      ...extra,
-    },
-  });
-  expect(patched.status, patched.text).toBe(200);
-  for (let index = 0; index < generated; index++) {
-    const made = await call(`/api/posts/${postId}/media/${index}/image/generate`, { method: "POST" });
-    expect(made.status, made.text).toBe(200);
-  }
-  return postId;
-}
+) => newImagePost(call, { brandId, channel, caption, images: items, generated, extra });
 
 const publish = (postId: string) =>
   call(`/api/posts/${postId}/publications`, { method: "POST", json: { channelId } });

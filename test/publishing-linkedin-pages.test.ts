@@ -3,7 +3,7 @@ import { newUser } from "./support/auth";
 import { type FakeLinkedIn, startFakeLinkedIn } from "./support/fake-linkedin";
 import { api } from "./support/http";
 import { authorizeOAuth, followOAuthCallback } from "./support/oauth-consent";
-import { settledPublication } from "./support/publication-api";
+import { newImagePost, settledPublication } from "./support/publication-api";
 import { startTestServer, type TestServer } from "./support/test-server";
 
 // LinkedIn company pages (LINKEDIN_ORGANIZATIONS=true): the consent asks for the page scopes, the member's
@@ -38,28 +38,7 @@ async function channels() {
 async function publishTo(accountName: string, caption: string) {
   const channel = (await channels()).find((item) => item.accountName === accountName);
   expect(channel, accountName).toBeDefined();
-  const created = await call("/api/content/create", {
-    method: "POST",
-    json: { brandId, channel: "linkedin", goal: "announcement", topic: "Our autumn blend arrives next week" },
-  });
-  expect(created.status, created.text).toBe(201);
-  const postId = created.body.postId as string;
-  const patched = await call(`/api/posts/${postId}`, {
-    method: "PATCH",
-    json: {
-      caption,
-      hashtags: [],
-      mediaPlan: {
-        format: "single_image",
-        items: [
-          { type: "image", aspectRatio: "1:1", description: "The roast", altText: "Beans in the roaster" },
-        ],
-      },
-    },
-  });
-  expect(patched.status, patched.text).toBe(200);
-  const image = await call(`/api/posts/${postId}/media/0/image/generate`, { method: "POST" });
-  expect(image.status, image.text).toBe(200);
+  const postId = await newImagePost(call, { brandId, channel: "linkedin", caption, images: 1 });
   const publication = await call(`/api/posts/${postId}/publications`, {
     method: "POST",
     json: { channelId: channel?.channelId },

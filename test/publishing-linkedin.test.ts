@@ -8,7 +8,7 @@ import { type FakeLinkedIn, plainCommentary, startFakeLinkedIn } from "./support
 import { api } from "./support/http";
 import { authorizeOAuth, followOAuthCallback } from "./support/oauth-consent";
 import { parsePrometheusText, sampleValue } from "./support/prometheus";
-import { settledPublication } from "./support/publication-api";
+import { newImagePost, settledPublication } from "./support/publication-api";
 import { expectNoSecretAtRest } from "./support/secrets-at-rest";
 import { startTestServer, type TestServer } from "./support/test-server";
 import { finishedVideoUrl } from "./support/video-api";
@@ -46,45 +46,12 @@ async function channels() {
   return list.body.items as { channelId: string; channel: string; [key: string]: unknown }[];
 }
 
-async function newPost(
+const newPost = (
   caption: string,
   images = 0,
   extra: Record<string, unknown> = {},
   channel: "linkedin" | "telegram" = "linkedin",
-) {
-  const created = await call("/api/content/create", {
-    method: "POST",
-    json: {
-      brandId,
-      channel,
-      goal: "announcement",
-      topic: "Our autumn seasonal blend arrives in every café next week",
-    },
-  });
-  expect(created.status, created.text).toBe(201);
-  const postId = created.body.postId as string;
-  const items = Array.from({ length: images }, (_, index) => ({
-    type: "image",
-    aspectRatio: "1:1",
-    description: `Picture ${index + 1} of the roast`,
-    altText: `Roast, picture ${index + 1}`,
-  }));
-  const patched = await call(`/api/posts/${postId}`, {
-    method: "PATCH",
-    json: {
-      caption,
-      hashtags: [],
-      mediaPlan: { format: images === 0 ? "text_only" : images === 1 ? "single_image" : "carousel", items },
-      ...extra,
-    },
-  });
-  expect(patched.status, patched.text).toBe(200);
-  for (let index = 0; index < images; index++) {
-    const made = await call(`/api/posts/${postId}/media/${index}/image/generate`, { method: "POST" });
-    expect(made.status, made.text).toBe(200);
-  }
-  return postId;
-}
+) => newImagePost(call, { brandId, channel, caption, images, extra });
 
 async function publish(postId: string) {
   return call(`/api/posts/${postId}/publications`, { method: "POST", json: { channelId } });
