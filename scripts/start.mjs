@@ -10,6 +10,13 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const { checkStartConfig } = await tsImport("../lib/server/check-start-config.ts", import.meta.url);
 checkStartConfig(root);
 
+// Idle keep-alive connections stay open 65 s, not Node's 5 s. A client or a load balancer that keeps its
+// idle connections longer than the server (browsers, AWS ALB and nginx's 60 s) may reuse one just as the
+// server closes it, and that request fails with ECONNRESET (a 502 behind a proxy). `--keepAliveTimeout`
+// passed to `npm start` wins.
+const args = process.argv.slice(2);
+if (!args.some((arg) => arg.startsWith("--keepAliveTimeout"))) args.push("--keepAliveTimeout", "65000");
+
 const require = createRequire(import.meta.url);
-process.argv = [process.argv[0], require.resolve("next/dist/bin/next"), "start", ...process.argv.slice(2)];
+process.argv = [process.argv[0], require.resolve("next/dist/bin/next"), "start", ...args];
 require("next/dist/bin/next");

@@ -44,6 +44,33 @@ describe("a web process stopped with SIGTERM (next start, inline worker)", () =>
     await server?.stop();
   });
 
+  it("keeps an idle connection open past Node's 5 s default, so a client reusing it is not reset", async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<{ status: number; reused: boolean; keepAlive: string }>((resolve, reject) => {
+        const request = http.get(`${server.url}/api/health`, { agent }, (response) => {
+          response.resume();
+          response.on("end", () =>
+            resolve({
+              status: response.statusCode ?? 0,
+              reused: request.reusedSocket,
+              keepAlive: String(response.headers["keep-alive"]),
+            }),
+          );
+        });
+        request.on("error", reject);
+      });
+    try {
+      const first = await get();
+      expect(first).toMatchObject({ status: 200, reused: false, keepAlive: "timeout=65" });
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      // Same socket, six seconds idle: Node's default would have closed it after five.
+      expect(await get()).toMatchObject({ status: 200, reused: true });
+    } finally {
+      agent.destroy();
+    }
+  });
+
   it("finishes the request in flight, takes no new ones, stops its inline worker, and exits", async () => {
     const child = server.child;
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
