@@ -153,7 +153,7 @@ test("the brand's time zone: set it, schedule in it, see it on the calendar, mov
     await expect(confirm.getByRole("button", { name: "Keep it scheduled" })).toBeFocused();
   };
   await openCancel();
-  await expect(confirm).toContainText(`The post of ${shown} will not be published on Telegram.`);
+  await expect(confirm).toContainText(`The post of ${shown} will not be published on Kiwi News (Telegram).`);
   await expectAxeClean(page, "calendar's cancel confirmation");
   await shoot(page, "resched-calendar-cancel");
   await confirm.getByRole("button", { name: "Keep it scheduled" }).click();
@@ -272,6 +272,7 @@ test("the publish panel: an owner changes a scheduled post's time in the brand's
   await row.getByRole("button", { name: "Cancel", exact: true }).click();
   const confirm = row.getByTestId("publication-cancel-confirm");
   await expect(confirm.getByRole("button", { name: "Keep it scheduled" })).toBeFocused();
+  await expect(confirm).toContainText("will not be published on Harbour News (Telegram).");
   await expectAxeClean(page, "publish panel's cancel confirmation", '[data-testid="publish-panel"]');
   await shootPanel("publish-panel-cancel");
   await confirm.getByRole("button", { name: "Keep it scheduled" }).click();

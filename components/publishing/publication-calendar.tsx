@@ -392,6 +392,7 @@ export function PublicationCalendar() {
           <CancelPublicationForm
             key={canceling.publicationId}
             publication={canceling}
+            channelLabel={publicationChannelLabel(channels.data, canceling)}
             timeZone={timeZone}
             onDone={() => {
               setCanceling(null);

@@ -104,7 +104,9 @@ function PublicationRow({
         )}
       </div>
       {p.error && <p className="text-red-700">{p.error.message}</p>}
-      {mayChange && p.status === "scheduled" && <ScheduledActions publication={p} timeZone={timeZone} />}
+      {mayChange && p.status === "scheduled" && (
+        <ScheduledActions publication={p} channelLabel={channelLabel} timeZone={timeZone} />
+      )}
     </li>
   );
 }

@@ -8,7 +8,6 @@ import { cancelPublication, reschedulePublication } from "@/lib/client/operation
 import { queryKeys } from "@/lib/client/queries";
 import type { PublicationView } from "@/lib/contracts/publishing";
 import { formatInZone, fromZonedInputValue, toZonedInputValue } from "@/lib/contracts/time-zone";
-import { PLATFORM_LABELS } from "./channels-panel";
 
 /**
  * What an owner can still do to a scheduled publication from the post: give it another time (typed in the
@@ -17,9 +16,12 @@ import { PLATFORM_LABELS } from "./channels-panel";
  */
 export function ScheduledActions({
   publication,
+  channelLabel,
   timeZone,
 }: {
   publication: PublicationView;
+  /** Where it goes, as `publicationChannelLabel` names it. */
+  channelLabel: string;
   timeZone: string;
 }) {
   const queryClient = useQueryClient();
@@ -82,7 +84,13 @@ export function ScheduledActions({
 
   if (mode === "cancel") {
     return (
-      <CancelPublicationForm publication={publication} timeZone={timeZone} onDone={saved} onKeep={close} />
+      <CancelPublicationForm
+        publication={publication}
+        channelLabel={channelLabel}
+        timeZone={timeZone}
+        onDone={saved}
+        onKeep={close}
+      />
     );
   }
 
@@ -104,11 +112,13 @@ export function ScheduledActions({
  */
 export function CancelPublicationForm({
   publication,
+  channelLabel,
   timeZone,
   onDone,
   onKeep,
 }: {
   publication: PublicationView;
+  channelLabel: string;
   timeZone: string;
   onDone: (canceled: PublicationView) => void;
   onKeep: () => void;
@@ -133,7 +143,7 @@ export function CancelPublicationForm({
     >
       <p className="text-slate-800">
         The post of <strong>{formatInZone(publication.publishAt, timeZone)}</strong> will not be published on{" "}
-        {PLATFORM_LABELS[publication.channel]}. Cancel it?
+        {channelLabel}. Cancel it?
       </p>
       {cancel.error && <ErrorNotice message={cancel.error.message} />}
       <div className="flex flex-wrap gap-2">
