@@ -4,14 +4,17 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { signOAuthState } from "@/lib/publishing/oauth-state";
 import { newUser } from "./support/auth";
+import { startFakeHeygen } from "./support/fake-heygen";
 import { type FakeLinkedIn, plainCommentary, startFakeLinkedIn } from "./support/fake-linkedin";
 import { api } from "./support/http";
+import { makeImage } from "./support/images";
 import { authorizeOAuth, followOAuthCallback } from "./support/oauth-consent";
 import { parsePrometheusText, sampleValue } from "./support/prometheus";
 import { newImagePost, settledPublication } from "./support/publication-api";
 import { expectNoSecretAtRest } from "./support/secrets-at-rest";
 import { startTestServer, type TestServer } from "./support/test-server";
-import { finishedVideoUrl } from "./support/video-api";
+import { finishedVideo } from "./support/video-api";
+import { waitFor } from "./support/video-media";
 
 // LinkedIn through OAuth and publishing, against the real server and a fake LinkedIn that speaks the
 // documented OAuth, userinfo, images and posts APIs and records every post made.
@@ -19,6 +22,8 @@ import { finishedVideoUrl } from "./support/video-api";
 const metricsToken = `metrics-${randomBytes(12).toString("hex")}`;
 
 let linkedin: FakeLinkedIn;
+/** Avatar videos go to a fake HeyGen, whose videos last 2 s (regular ones are rendered here). */
+let heygen: Awaited<ReturnType<typeof startFakeHeygen>>;
 let server: TestServer;
 let token: string;
 let userId: string;
@@ -61,8 +66,14 @@ const settled = (publicationId: string) => settledPublication(call, publicationI
 
 beforeAll(async () => {
   linkedin = await startFakeLinkedIn();
+  heygen = await startFakeHeygen();
   server = await startTestServer({
     env: {
+      VIDEO_PROVIDER: "heygen",
+      HEYGEN_API_KEY: heygen.apiKey,
+      HEYGEN_BASE_URL: heygen.url,
+      HEYGEN_UPLOAD_BASE_URL: heygen.url,
+      PROVIDER_POLL_INTERVAL_MS: "200",
       LINKEDIN_CLIENT_ID: linkedin.clientId,
       LINKEDIN_CLIENT_SECRET: linkedin.clientSecret,
       LINKEDIN_AUTH_BASE_URL: linkedin.url,
@@ -83,6 +94,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await linkedin?.close();
+  await heygen?.close();
 });
 
 describe("connecting LinkedIn through OAuth", () => {
@@ -359,14 +371,20 @@ describe("publishing to LinkedIn", () => {
   describe("with a video (the Videos API)", () => {
     let videoUrl = "";
     let source: Buffer;
+    let poster: Buffer;
 
     beforeAll(async () => {
-      videoUrl = await finishedVideoUrl(call, brandId, 150_000);
-      // The media store's bytes, through the signed URL the job answered.
+      const job = await finishedVideo(call, brandId, { timeoutMs: 150_000 });
+      videoUrl = job.videoUrl;
+      expect(job.durationSeconds).toBeGreaterThanOrEqual(3);
+      // The media store's bytes, through the signed URLs the job answered.
       const file = await fetch(`${server.url}${videoUrl}`);
       expect(file.status).toBe(200);
       source = Buffer.from(await file.arrayBuffer());
       expect(source.length).toBeGreaterThan(75 * 1024);
+      const posterFile = await fetch(`${server.url}${job.thumbnailUrl}`);
+      expect(posterFile.status).toBe(200);
+      poster = Buffer.from(await posterFile.arrayBuffer());
     }, 180_000);
 
     afterEach(() => {
@@ -406,6 +424,9 @@ describe("publishing to LinkedIn", () => {
       expect(video.status).toBe("AVAILABLE");
       expect(video.fileSizeBytes).toBe(source.length);
       expect(video.assembled?.equals(source)).toBe(true);
+      // The job's poster is the video's thumbnail, not a frame LinkedIn picks.
+      expect(video.thumbnail?.contentType).toBe("image/jpeg");
+      expect(video.thumbnail?.bytes?.equals(poster)).toBe(true);
 
       expect(linkedin.posts).toHaveLength(before + 1);
       const sent = linkedin.posts.at(-1);
@@ -422,7 +443,32 @@ describe("publishing to LinkedIn", () => {
 
       // Upload URLs are signed: their signatures are in no log line.
       for (const part of video.parts) expect(server.logs()).not.toContain(part.sig);
+      expect(server.logs()).not.toContain(video.thumbnail?.sig);
     }, 60_000);
+
+    it("refuses a video shorter than LinkedIn's 3 seconds, by the length its job recorded", async () => {
+      // An avatar video needs the brand's avatar at HeyGen first.
+      const form = new FormData();
+      const photo = new Uint8Array(await makeImage({ format: "jpeg" }));
+      form.append("file", new Blob([photo], { type: "image/jpeg" }), "me.jpg");
+      expect((await call(`/api/brands/${brandId}/avatar`, { method: "POST", body: form })).status).toBe(202);
+      await waitFor(async () => (await call(`/api/brands/${brandId}`)).body.avatarStatus === "ready", {
+        what: "the avatar to reach HeyGen",
+      });
+      const short = await finishedVideo(call, brandId, { mode: "avatar", timeoutMs: 60_000 });
+      expect(short.durationSeconds).toBe(2);
+      const before = linkedin.posts.length;
+      const videosBefore = linkedin.videos.size;
+      const refused = await publish(await newPost("Two seconds of roast.", 0, { videoUrl: short.videoUrl }));
+      expect(refused.status, refused.text).toBe(422);
+      expect(refused.body.error).toMatchObject({
+        code: "publish_rule_violation",
+        details: { channel: "linkedin", rule: "media_duration", limit: 3, actual: 2, withMedia: true },
+      });
+      expect(refused.body.error.message).toMatch(/lasts 2 s; LinkedIn takes videos of at least 3 seconds/);
+      expect(linkedin.posts).toHaveLength(before);
+      expect(linkedin.videos.size).toBe(videosBefore);
+    }, 90_000);
 
     /** brand_studio_provider_calls_total for LinkedIn with this outcome (the server counts every call). */
     async function linkedinCalls(outcome: string) {

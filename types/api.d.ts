@@ -2330,8 +2330,8 @@ export interface components {
                  * @description Which rule the post breaks.
                  * @enum {string}
                  */
-                rule: "caption_length" | "media_required" | "media_count" | "media_unsupported" | "media_size";
-                /** @description The channel's limit (characters, items, or bytes for media_size). */
+                rule: "caption_length" | "media_required" | "media_count" | "media_unsupported" | "media_size" | "media_duration";
+                /** @description The channel's limit (characters, items, bytes for media_size, seconds for media_duration). */
                 limit: number;
                 /** @description What the post has. */
                 actual: number;

@@ -52,9 +52,18 @@ export const ERROR_DETAILS: Partial<Record<ErrorCode, z.ZodType>> = {
   publish_rule_violation: z.object({
     channel: z.enum(CHANNELS),
     rule: z
-      .enum(["caption_length", "media_required", "media_count", "media_unsupported", "media_size"])
+      .enum([
+        "caption_length",
+        "media_required",
+        "media_count",
+        "media_unsupported",
+        "media_size",
+        "media_duration",
+      ])
       .describe("Which rule the post breaks."),
-    limit: z.int().describe("The channel's limit (characters, items, or bytes for media_size)."),
+    limit: z
+      .int()
+      .describe("The channel's limit (characters, items, bytes for media_size, seconds for media_duration)."),
     actual: z.int().describe("What the post has."),
     withMedia: z.boolean().describe("Whether the post is sent with media (Telegram allows less text then)."),
   }),

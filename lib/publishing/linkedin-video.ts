@@ -1,14 +1,17 @@
 import "server-only";
 import { buffer } from "node:stream/consumers";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Post } from "@/db/schema";
-import { getMediaStorage } from "@/lib/media/storage";
+import { and, eq, inArray } from "drizzle-orm";
+import { getDb } from "@/db/client";
+import { type Post, videoJobs } from "@/db/schema";
+import { getMediaStorage, storedMediaKey } from "@/lib/media/storage";
 import {
   finalizeLinkedInVideoUpload,
   initializeLinkedInVideoUpload,
   type LinkedInUploadPart,
   linkedinVideoStatus,
   putLinkedInVideoPart,
+  putLinkedInVideoThumbnail,
 } from "./linkedin";
 import { storedVideoKey } from "./media-delivery";
 import { PlatformError } from "./platform-error";
@@ -17,13 +20,18 @@ import type { PublishRun } from "./publish-run";
 
 /**
  * A post's video on LinkedIn (the Videos API): LinkedIn takes a video only as an upload, so it must be a file
- * of our media store, of 75 KB to 500 MB. It is read part by part (ranged reads, one part in memory at a time),
- * each part PUT to its signed upload URL, the ETags sent to finalizeUpload, and the post made once LinkedIn
- * says the video is AVAILABLE.
+ * of our media store, of 75 KB to 500 MB and, when one of the brand's video jobs made it, 3 s to 30 min long.
+ * It is read part by part (ranged reads, one part in memory at a time), each part PUT to its signed upload
+ * URL, the job's poster PUT as the thumbnail, the ETags sent to finalizeUpload, and the post made once
+ * LinkedIn says the video is AVAILABLE.
  */
 
 export const LINKEDIN_VIDEO_MIN_BYTES = 75 * 1024;
 export const LINKEDIN_VIDEO_MAX_BYTES = 500 * 1024 * 1024;
+export const LINKEDIN_VIDEO_MIN_SECONDS = 3;
+export const LINKEDIN_VIDEO_MAX_SECONDS = 30 * 60;
+/** A poster larger than this is not sent as the thumbnail (LinkedIn then picks a frame). */
+const MAX_THUMBNAIL_BYTES = 10 * 1024 * 1024;
 /** LinkedIn's parts are 4 MB; a part far larger than that is not read into memory. */
 const MAX_PART_BYTES = 32 * 1024 * 1024;
 /** Tries of one part's PUT (and of one status read) before the run fails transiently and retries as a whole. */
@@ -31,7 +39,13 @@ const PART_TRIES = 3;
 /** How long the run waits for LinkedIn to process the video before it gives up (transiently) and retries. */
 export const LINKEDIN_VIDEO_WAIT_MS = 5 * 60_000;
 
-export type LinkedInVideoFile = { key: string; size: number; title: string };
+export type LinkedInVideoFile = {
+  key: string;
+  size: number;
+  title: string;
+  /** The poster of the job that made the video (a JPEG in the store), sent as LinkedIn's thumbnail. */
+  thumbnailKey: string | null;
+};
 
 const violation = (
   rule: PublishRuleViolation["rule"],
@@ -45,12 +59,37 @@ const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 /** The title LinkedIn shows with the video: the post's topic, at most 200 characters. */
 const videoTitle = (topic: string) => (topic.length > 200 ? `${topic.slice(0, 199).trimEnd()}…` : topic);
 
+/** What the brand's video job that made this file knows of it: its length and its poster. */
+async function videoJobOfFile(brandId: string, key: string) {
+  const db = await getDb();
+  const [job] = await db
+    .select({ durationSeconds: videoJobs.durationSeconds, thumbnailUrl: videoJobs.thumbnailUrl })
+    .from(videoJobs)
+    .where(
+      and(
+        eq(videoJobs.brandId, brandId),
+        eq(videoJobs.status, "succeeded"),
+        inArray(videoJobs.videoUrl, [key, `/media/${key}`]),
+      ),
+    )
+    .limit(1);
+  return job ?? null;
+}
+
+/** The job's poster when the store has it and it is small enough to send. */
+async function thumbnailKeyOf(thumbnailUrl: string | null) {
+  const key = storedMediaKey(thumbnailUrl);
+  const stat = key ? await getMediaStorage().stat(key) : null;
+  return stat && stat.size > 0 && stat.size <= MAX_THUMBNAIL_BYTES ? key : null;
+}
+
 /**
  * The post's video as LinkedIn takes it, or the rule it breaks: a link to another site (LinkedIn cannot
- * fetch by URL), a file missing from the store, or a size outside 75 KB–500 MB.
+ * fetch by URL), a file missing from the store, a length outside 3 s–30 min (known when one of the brand's
+ * video jobs made the file, to the second), or a size outside 75 KB–500 MB.
  */
 export async function linkedinVideo(
-  post: Pick<Post, "videoUrl" | "topic">,
+  post: Pick<Post, "brandId" | "videoUrl" | "topic">,
 ): Promise<{ file: LinkedInVideoFile } | { violation: PublishRuleViolation } | null> {
   if (!post.videoUrl) return null;
   const key = storedVideoKey(post.videoUrl);
@@ -73,6 +112,21 @@ export async function linkedinVideo(
         "The post's video is no longer in the media store. Pick another video, or remove it.",
       ),
     };
+  const job = await videoJobOfFile(post.brandId, key);
+  const seconds = job?.durationSeconds;
+  if (seconds != null && (seconds < LINKEDIN_VIDEO_MIN_SECONDS || seconds > LINKEDIN_VIDEO_MAX_SECONDS)) {
+    const tooLong = seconds > LINKEDIN_VIDEO_MAX_SECONDS;
+    return {
+      violation: violation(
+        "media_duration",
+        tooLong ? LINKEDIN_VIDEO_MAX_SECONDS : LINKEDIN_VIDEO_MIN_SECONDS,
+        seconds,
+        tooLong
+          ? `The post's video lasts ${Math.ceil(seconds / 60)} minutes; LinkedIn takes videos of at most 30 minutes. Use a shorter video.`
+          : `The post's video lasts ${seconds} s; LinkedIn takes videos of at least 3 seconds. Use a longer script.`,
+      ),
+    };
+  }
   if (stat.size > LINKEDIN_VIDEO_MAX_BYTES || stat.size < LINKEDIN_VIDEO_MIN_BYTES) {
     const tooLarge = stat.size > LINKEDIN_VIDEO_MAX_BYTES;
     return {
@@ -86,11 +140,18 @@ export async function linkedinVideo(
       ),
     };
   }
-  return { file: { key, size: stat.size, title: videoTitle(post.topic) } };
+  return {
+    file: {
+      key,
+      size: stat.size,
+      title: videoTitle(post.topic),
+      thumbnailKey: await thumbnailKeyOf(job?.thumbnailUrl ?? null),
+    },
+  };
 }
 
 /** The rule a post's video breaks on LinkedIn, if any (checked when a publication is created and run). */
-export async function linkedinVideoRuleViolation(post: Pick<Post, "videoUrl" | "topic">) {
+export async function linkedinVideoRuleViolation(post: Pick<Post, "brandId" | "videoUrl" | "topic">) {
   const video = await linkedinVideo(post);
   return video && "violation" in video ? video.violation : null;
 }
@@ -147,7 +208,12 @@ export async function uploadLinkedInVideo(
   file: LinkedInVideoFile,
   run: PublishRun,
 ): Promise<string> {
-  const upload = await initializeLinkedInVideoUpload(accessToken, owner, file.size);
+  const upload = await initializeLinkedInVideoUpload(
+    accessToken,
+    owner,
+    file.size,
+    Boolean(file.thumbnailKey),
+  );
   checkParts(upload.uploadInstructions, file.size);
   const storage = getMediaStorage();
   const etags: string[] = [];
@@ -163,6 +229,13 @@ export async function uploadLinkedInVideo(
       );
     });
     etags.push(etag);
+  }
+  const { thumbnailKey } = file;
+  if (thumbnailKey && upload.thumbnailUploadUrl) {
+    const thumbnailUrl = upload.thumbnailUploadUrl;
+    await withTries(run, async () =>
+      putLinkedInVideoThumbnail(accessToken, thumbnailUrl, await buffer(await storage.read(thumbnailKey))),
+    );
   }
   await run.keepAlive();
   await finalizeLinkedInVideoUpload(accessToken, upload, etags);

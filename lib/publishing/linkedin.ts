@@ -265,13 +265,19 @@ export type LinkedInVideoUpload = {
   video: string;
   uploadToken: string;
   uploadInstructions: LinkedInUploadPart[];
+  /** Where the thumbnail goes (signed: never logged), when one was asked for. */
+  thumbnailUploadUrl?: string;
 };
 
-/** `POST /rest/videos?action=initializeUpload`: the video URN, its upload token and the parts to PUT. */
+/**
+ * `POST /rest/videos?action=initializeUpload`: the video URN, its upload token, the parts to PUT and, with
+ * `uploadThumbnail`, the thumbnail's upload URL.
+ */
 export async function initializeLinkedInVideoUpload(
   accessToken: string,
   owner: string,
   fileSizeBytes: number,
+  uploadThumbnail: boolean,
 ): Promise<LinkedInVideoUpload> {
   const response = await send(
     "videos.initializeUpload",
@@ -280,12 +286,16 @@ export async function initializeLinkedInVideoUpload(
       method: "POST",
       headers: restHeaders(accessToken),
       body: JSON.stringify({
-        initializeUploadRequest: { owner, fileSizeBytes, uploadCaptions: false, uploadThumbnail: false },
+        initializeUploadRequest: { owner, fileSizeBytes, uploadCaptions: false, uploadThumbnail },
       }),
     },
   );
   const { value } = (await response.json()) as { value: Partial<LinkedInVideoUpload> };
-  if (!value?.video || !Array.isArray(value.uploadInstructions))
+  if (
+    !value?.video ||
+    !Array.isArray(value.uploadInstructions) ||
+    (uploadThumbnail && typeof value.thumbnailUploadUrl !== "string")
+  )
     throw new PlatformError(
       PLATFORM,
       "transient",
@@ -295,7 +305,22 @@ export async function initializeLinkedInVideoUpload(
     video: value.video,
     uploadToken: value.uploadToken ?? "",
     uploadInstructions: value.uploadInstructions,
+    ...(uploadThumbnail ? { thumbnailUploadUrl: value.thumbnailUploadUrl } : {}),
   };
+}
+
+/** The PUT of the video's thumbnail (a JPEG) to the URL initializeUpload gave for it. */
+export async function putLinkedInVideoThumbnail(
+  accessToken: string,
+  thumbnailUploadUrl: string,
+  jpeg: Buffer,
+) {
+  const response = await send("videos.uploadThumbnail", thumbnailUploadUrl, {
+    method: "PUT",
+    headers: { Authorization: `Bearer ${accessToken}`, "Content-Type": "image/jpeg" },
+    body: new Uint8Array(jpeg),
+  });
+  await response.body?.cancel();
 }
 
 /** The PUT of one part's bytes to its upload URL; answers the part's ETag (its id for finalizeUpload). */

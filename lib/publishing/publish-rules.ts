@@ -11,7 +11,13 @@ export const PLATFORM_NAMES = { telegram: "Telegram", linkedin: "LinkedIn", inst
 
 export type PublishRuleViolation = {
   channel: Channel;
-  rule: "caption_length" | "media_required" | "media_count" | "media_unsupported" | "media_size";
+  rule:
+    | "caption_length"
+    | "media_required"
+    | "media_count"
+    | "media_unsupported"
+    | "media_size"
+    | "media_duration";
   limit: number;
   actual: number;
   withMedia: boolean;
@@ -23,7 +29,8 @@ export type PublishRuleViolation = {
  * when it runs, since the post may have been edited in between). Telegram: the post's video goes as
  * sendVideo, the media plan's images as sendPhoto or an album (sendMediaGroup), each with a caption of at
  * most 1,024 characters; without media, sendMessage takes 4,096. LinkedIn's video rules need the media
- * store (its size), so they are linkedin-video.ts's linkedinVideoRuleViolation.
+ * store (its size) and the video job that made it (its length), so they are linkedin-video.ts's
+ * linkedinVideoRuleViolation.
  * Instagram: media required, the video as a reel or the media plan's generated images; a carousel plan
  * needs 2 to 10 of them.
  */

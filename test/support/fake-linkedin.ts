@@ -16,8 +16,10 @@ import { readBody, sendJson } from "./fake-provider-kit";
  *   LinkedIn's), a `PUT` per part to its signed URL (the body must be exactly that byte range; answers an
  *   `ETag`, after `videoPartLatencyMs`), `POST /rest/videos?action=finalizeUpload` (the ETags in part order, the upload token), then
  *   `GET /rest/videos/{urn}`: PROCESSING for `behavior.videoProcessing.reads` reads, then AVAILABLE (or
- *   PROCESSING_FAILED with `processingFailureReason` when `behavior.videoProcessing.fail` is set). `videos`
- *   keeps each video's assembled bytes, so a test can compare them with the source;
+ *   PROCESSING_FAILED with `processingFailureReason` when `behavior.videoProcessing.fail` is set). With
+ *   `uploadThumbnail: true` the answer also has a signed `thumbnailUploadUrl` that takes a `PUT` of a JPEG or
+ *   PNG, and finalizeUpload is refused until it has. `videos` keeps each video's assembled bytes and its
+ *   thumbnail, so a test can compare them with the source;
  * - company pages: `GET /rest/organizationAcls?q=roleAssignee` (the member's page roles in `pages`, filtered by
  *   `role` and `state`) and `GET /rest/organizations/{id}` (its `localizedName`, `vanityName`); both need the
  *   `r_organization_admin` scope, and posting or uploading as `urn:li:organization:{id}` needs
@@ -68,6 +70,8 @@ export type FakeLinkedInVideo = {
   processing: { reads: number; fail: string | null };
   /** The parts' bytes joined in order at finalizeUpload. */
   assembled: Buffer | null;
+  /** Asked for with `uploadThumbnail: true`: its upload URL's signature, then what was PUT there. */
+  thumbnail: { sig: string; bytes: Buffer | null; contentType: string | null } | null;
 };
 
 export type FakeLinkedIn = {
@@ -106,6 +110,11 @@ const fail = (res: http.ServerResponse, status: number, code: string, message: s
   res.writeHead(status, { "Content-Type": "application/json", ...headers });
   res.end(JSON.stringify({ status, serviceErrorCode: status * 100, code, message }));
 };
+
+const REVOKED = [
+  "REVOKED_ACCESS_TOKEN",
+  "The token used in the request has been revoked by the user",
+] as const;
 
 const ENTITIES: Record<string, string> = {
   "&": "&amp;",
@@ -290,19 +299,28 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
     if (url.pathname.startsWith("/upload/") && req.method === "PUT") {
       const image = images.get(decodeURIComponent(url.pathname.slice("/upload/".length)));
       if (!image) return fail(res, 404, "NOT_FOUND", "Upload URL not found");
-      if (!bearer(req))
-        return fail(
-          res,
-          401,
-          "REVOKED_ACCESS_TOKEN",
-          "The token used in the request has been revoked by the user",
-        );
+      if (!bearer(req)) return fail(res, 401, ...REVOKED);
       const body = await readBody(req);
       Object.assign(image, {
         uploaded: true,
         bytes: body.length,
         contentType: req.headers["content-type"] ?? "",
       });
+      res.writeHead(201);
+      return res.end();
+    }
+
+    const thumbnailPath = /^\/dms-uploads\/video\/([^/]+)\/thumbnail$/.exec(url.pathname);
+    if (thumbnailPath && req.method === "PUT") {
+      const video = videos.get(`urn:li:video:${thumbnailPath[1]}`);
+      const body = await readBody(req);
+      if (!video?.thumbnail || url.searchParams.get("sig") !== video.thumbnail.sig)
+        return fail(res, 403, "SIGNATURE_MISMATCH", "The upload URL is not valid");
+      if (!bearer(req)) return fail(res, 401, ...REVOKED);
+      const contentType = req.headers["content-type"] ?? "";
+      if (!["image/jpeg", "image/png"].includes(contentType) || body.length === 0)
+        return fail(res, 400, "INVALID_THUMBNAIL", "A thumbnail is a JPEG or PNG image");
+      Object.assign(video.thumbnail, { bytes: body, contentType });
       res.writeHead(201);
       return res.end();
     }
@@ -325,12 +343,7 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
       };
       if (!video || !part || url.searchParams.get("sig") !== part.sig)
         return answer(403, "SIGNATURE_MISMATCH", "The upload URL is not valid");
-      if (!bearer(req))
-        return answer(
-          401,
-          "REVOKED_ACCESS_TOKEN",
-          "The token used in the request has been revoked by the user",
-        );
+      if (!bearer(req)) return answer(401, ...REVOKED);
       if (behavior.videoPartError.count > 0) {
         behavior.videoPartError.count--;
         return answer(behavior.videoPartError.status, "INTERNAL_SERVER_ERROR", "Internal Server Error");
@@ -346,13 +359,7 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
     }
 
     if (url.pathname === "/v2/userinfo" && req.method === "GET") {
-      if (!bearer(req))
-        return fail(
-          res,
-          401,
-          "REVOKED_ACCESS_TOKEN",
-          "The token used in the request has been revoked by the user",
-        );
+      if (!bearer(req)) return fail(res, 401, ...REVOKED);
       return sendJson(res, 200, {
         sub: member.sub,
         name: member.name,
@@ -365,13 +372,7 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
 
     if (url.pathname.startsWith("/rest/")) {
       const token = bearer(req);
-      if (!token)
-        return fail(
-          res,
-          401,
-          "REVOKED_ACCESS_TOKEN",
-          "The token used in the request has been revoked by the user",
-        );
+      if (!token) return fail(res, 401, ...REVOKED);
       const version = req.headers["linkedin-version"] as string | undefined;
       const restli = req.headers["x-restli-protocol-version"] as string | undefined;
       if (!version || !/^\d{6}$/.test(version))
@@ -468,6 +469,9 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
           status: "WAITING_UPLOAD",
           processing: { reads: 0, fail: null },
           assembled: null,
+          thumbnail: request.uploadThumbnail
+            ? { sig: randomBytes(16).toString("hex"), bytes: null, contentType: null }
+            : null,
         };
         videos.set(video.urn, video);
         return sendJson(res, 200, {
@@ -480,6 +484,11 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
               lastByte: part.lastByte,
             })),
             uploadToken: video.uploadToken,
+            ...(video.thumbnail
+              ? {
+                  thumbnailUploadUrl: `${fake.url}/dms-uploads/video/${id}/thumbnail?sig=${video.thumbnail.sig}`,
+                }
+              : {}),
           },
         });
       }
@@ -503,6 +512,13 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
             400,
             "INVALID_PART_IDS",
             "uploadedPartIds must be every part's ETag, in part order",
+          );
+        if (video.thumbnail && !video.thumbnail.bytes)
+          return fail(
+            res,
+            400,
+            "MISSING_THUMBNAIL",
+            "The thumbnail asked for at initializeUpload was not uploaded",
           );
         video.assembled = Buffer.concat(video.parts.map((part) => part.bytes as Buffer));
         video.status = "PROCESSING";

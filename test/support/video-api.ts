@@ -58,27 +58,36 @@ export function videoClient(server: string, token: string) {
 }
 
 /** A short regular video rendered for the brand: its signed `videoUrl` once the job has succeeded. */
-export async function finishedVideoUrl(call: Call, brandId: string, timeoutMs = 120_000): Promise<string> {
+/** A video job run to its end: its signed video and poster URLs and its length. */
+export async function finishedVideo(
+  call: Call,
+  brandId: string,
+  { timeoutMs = 120_000, mode = "regular" }: { timeoutMs?: number; mode?: "regular" | "avatar" } = {},
+): Promise<{ videoUrl: string; thumbnailUrl: string; durationSeconds: number }> {
   const job = await call("/api/video/jobs", {
     method: "POST",
     json: {
       brandId,
-      mode: "regular",
+      mode,
       script: "Fresh beans, roasted every single morning in our own café. Come in.",
     },
   });
   if (job.status !== 202) throw new Error(`Video job not created: ${job.status} ${job.text}`);
-  let videoUrl = "";
+  let done = { videoUrl: "", thumbnailUrl: "", durationSeconds: 0 };
   await waitFor(
     async () => {
       const status = await call(`/api/video/jobs/${job.body.jobId}`);
       if (status.body.status === "failed") throw new Error(status.text);
-      videoUrl = status.body.videoUrl;
+      done = status.body;
       return status.body.status === "succeeded";
     },
     { timeoutMs, what: "the video" },
   );
-  return videoUrl;
+  return { videoUrl: done.videoUrl, thumbnailUrl: done.thumbnailUrl, durationSeconds: done.durationSeconds };
+}
+
+export async function finishedVideoUrl(call: Call, brandId: string, timeoutMs = 120_000): Promise<string> {
+  return (await finishedVideo(call, brandId, { timeoutMs })).videoUrl;
 }
 
 export const SCRIPT =
