@@ -59,7 +59,16 @@ function settings(): DatabaseSettings {
 async function openPostgres(url: string, traceStatements = false): Promise<Database> {
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
-  const sql = postgres(url, { max: 10, onnotice: () => {}, connect_timeout: 5 });
+  const sql = postgres(url, {
+    max: 10,
+    onnotice: () => {},
+    connect_timeout: 5,
+    // postgres.js waits before a connection tries again after a failed one, and the wait grows with every
+    // failure in the pool (3^n / 100 s, up to 20 s): after a minute-long outage the first query once the
+    // database is back waited up to 20 s. A try is one cheap refused connect, made only when a query asks
+    // for it, so the wait doubles from 0.1 s and stops at 1 s.
+    backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 1),
+  });
   const db = drizzle(traceStatements ? await tracedSql(sql, url) : sql, { schema }) as unknown as Db;
   return { kind: "postgres", db, sql, url, close: () => sql.end({ timeout: 5 }) };
 }
