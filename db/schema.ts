@@ -392,6 +392,8 @@ export const publications = pgTable(
     claimToken: text("claim_token"),
     leaseUntil: at("lease_until"),
     callStartedAt: at("call_started_at"),
+    // What the call was made with that can later tell whether it posted (Instagram: the container id).
+    callRef: text("call_ref"),
     nextAttemptAt: at("next_attempt_at"),
     externalId: text("external_id"),
     permalink: text("permalink"),

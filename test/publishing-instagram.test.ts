@@ -55,6 +55,8 @@ const publish = (postId: string) =>
 
 const settled = (publicationId: string) => settledPublication(call, publicationId, 40_000);
 
+const containersMade = () => instagram.calls.filter((c) => /^POST .*\/media$/.test(c)).length;
+
 beforeAll(async () => {
   instagram = await startFakeInstagram();
   server = await startTestServer({
@@ -357,11 +359,14 @@ describe("publishing to Instagram", () => {
     const before = instagram.posts.length;
     instagram.behavior.rateLimit = { count: 1, retryAfterSeconds: 1 };
     instagram.behavior.serverError = { count: 1, status: 500 };
+    const containersBefore = containersMade();
     const created = await publish(await newPost("Retried until it went through.", 1));
     const done = await settled(created.body.publicationId);
     expect(done.status, JSON.stringify(done)).toBe("published");
     expect(done.attempts).toBe(3);
     expect(instagram.posts).toHaveLength(before + 1);
+    // Each retry published the container the first try made (its status said FINISHED): one container.
+    expect(containersMade() - containersBefore).toBe(1);
   });
 
   it("answers rate_limited with the reset time once 50 posts were made in 24 hours", async () => {
@@ -413,18 +418,35 @@ describe("publishing to Instagram", () => {
     );
   });
 
-  it("a 5xx from a media_publish that did post ends publish_outcome_unknown and is never sent again", async () => {
+  it("a 5xx from a media_publish that did post ends published: the container says PUBLISHED, the account's media name the post", async () => {
     const before = instagram.posts.length;
     instagram.behavior.failAfterPublish = { count: 1, status: 502 };
     const created = await publish(await newPost("Posted, though Instagram said otherwise.", 1));
     const done = await settled(created.body.publicationId);
-    expect(done.status).toBe("failed");
-    expect(done.error).toMatchObject({ code: "publish_outcome_unknown", retryable: false });
-    expect(done.error.message).toMatch(/check the channel/);
-    // The container said PUBLISHED, so no retry: one post, and it stays one.
+    expect(done.status, JSON.stringify(done)).toBe("published");
+    expect(done.attempts).toBe(1);
+    expect(instagram.posts).toHaveLength(before + 1);
+    const post = instagram.posts[before];
+    expect(post.caption).toContain("Posted, though Instagram said otherwise.");
+    expect(done.externalId).toBe(post.id);
+    expect(done.permalink).toMatch(/^https:\/\/www\.instagram\.com\/p\/[\w-]{11}\/$/);
+    expect(instagram.calls.some((c) => /^GET .*\/media$/.test(c))).toBe(true);
+    // Nothing is sent again: one post, and it stays one.
     await new Promise((resolve) => setTimeout(resolve, 3000));
     expect(instagram.posts).toHaveLength(before + 1);
-    expect((await call(`/api/publications/${created.body.publicationId}`)).body.status).toBe("failed");
+  });
+
+  it("a media_publish whose answer never comes is tried again with the same container, which still says FINISHED", async () => {
+    const before = instagram.posts.length;
+    const containersBefore = containersMade();
+    instagram.behavior.dropPublish = 1;
+    const created = await publish(await newPost("Lost on the way, then posted once.", 1));
+    const done = await settled(created.body.publicationId);
+    expect(done.status, JSON.stringify(done)).toBe("published");
+    expect(done.attempts).toBe(2);
+    expect(instagram.posts).toHaveLength(before + 1);
+    expect(done.externalId).toBe(instagram.posts[before].id);
+    expect(containersMade() - containersBefore).toBe(1);
   });
 
   it("keeps the tokens unreadable at rest (a database dump, or the embedded database's files)", () => {

@@ -1670,7 +1670,7 @@ export interface components {
             startedAt: string | null;
             publishedAt: string | null;
             finishedAt: string | null;
-            /** @description The platform's id of the post, once published. */
+            /** @description The platform's id of the post, once published. Null on a published Instagram post found only through its container (media_publish's answer was lost and no recent post of the account matched the caption); the permalink is then the account's page. */
             externalId: string | null;
             /**
              * @description The post's public link, once published.

@@ -83,7 +83,12 @@ export const publication = z
     startedAt: isoDateTime.nullable(),
     publishedAt: isoDateTime.nullable(),
     finishedAt: isoDateTime.nullable(),
-    externalId: z.string().nullable().describe("The platform's id of the post, once published."),
+    externalId: z
+      .string()
+      .nullable()
+      .describe(
+        "The platform's id of the post, once published. Null on a published Instagram post found only through its container (media_publish's answer was lost and no recent post of the account matched the caption); the permalink is then the account's page.",
+      ),
     permalink: z
       .string()
       .nullable()

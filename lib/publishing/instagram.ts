@@ -11,7 +11,8 @@ import { networkFailure, PlatformError } from "./platform-error";
  * `GET {graph}/refresh_access_token?grant_type=ig_refresh_token`; `GET {graph}/me`; and content publishing:
  * `POST /{ig-user-id}/media` (a container Instagram fills by fetching `image_url` / `video_url`),
  * `GET /{container-id}?fields=status_code`, `POST /{ig-user-id}/media_publish`,
- * `GET /{ig-user-id}/content_publishing_limit`. Errors are `{error: {message, type, code, error_subcode,
+ * `GET /{ig-user-id}/content_publishing_limit`, and `GET /{ig-user-id}/media` (to find the post a container
+ * made when media_publish's answer was lost). Errors are `{error: {message, type, code, error_subcode,
  * fbtrace_id}}`; code 190 is a refused token. The access token travels in the query or the form body, so no
  * URL is ever logged, put in a span or in an error message, and a platform message is scrubbed of it.
  */
@@ -277,6 +278,21 @@ export async function publishInstagramContainer(accessToken: string, igUserId: s
     { accessToken },
   );
   return answer.id;
+}
+
+export type InstagramMediaItem = { id: string; caption?: string; permalink?: string; timestamp?: string };
+
+/** GET /{ig-user-id}/media: the account's latest posts, newest first. */
+export async function instagramRecentMedia(accessToken: string, igUserId: string) {
+  const answer = await graph<{ data?: InstagramMediaItem[] }>(
+    "media list",
+    "GET",
+    getEnv().INSTAGRAM_GRAPH_BASE_URL,
+    versioned(`/${encodeURIComponent(igUserId)}/media`),
+    { fields: "id,caption,permalink,timestamp", limit: "25" },
+    { accessToken },
+  );
+  return answer.data ?? [];
 }
 
 export async function instagramPermalink(accessToken: string, mediaId: string) {

@@ -2,7 +2,14 @@ import "server-only";
 import { setTimeout as sleep } from "node:timers/promises";
 import { and, eq, gt, min } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { type ChannelConnection, type Post, publications } from "@/db/schema";
+import {
+  type ChannelConnection,
+  channelConnections,
+  type Post,
+  type Publication,
+  posts,
+  publications,
+} from "@/db/schema";
 import { getEnv } from "@/lib/config";
 import { log } from "@/lib/log";
 import { storedMediaKey } from "@/lib/media/storage";
@@ -12,13 +19,15 @@ import {
   instagramContainerStatus,
   instagramPermalink,
   instagramPublishingLimit,
+  instagramRecentMedia,
   publishInstagramContainer,
   refreshInstagramToken,
 } from "./instagram";
 import { fetchableMediaUrl } from "./media-delivery";
 import { oauthCredentialsFrom } from "./oauth-connect";
 import { PlatformError } from "./platform-error";
-import type { PublishRun } from "./publish-run";
+import { publishedText } from "./publish-rules";
+import type { PublishRun, Sent } from "./publish-run";
 
 /**
  * A long-lived token (60 days) closer than this to its expiry is refreshed before it is used; Instagram
@@ -108,22 +117,151 @@ async function limitResetAt(channelId: string, windowSeconds: number) {
   return new Date((oldest?.at ? new Date(oldest.at).getTime() : Date.now()) + windowSeconds * 1000);
 }
 
+const profileUrl = (channel: ChannelConnection) =>
+  `https://www.instagram.com/${channel.accountHandle?.replace(/^@/, "") ?? ""}`;
+
+/** The container an earlier attempt sent media_publish with, and when. */
+export type EarlierCall = { containerId: string; since: Date };
+
 /**
- * An Instagram delivery in two steps. `prepare` may run again and again (nothing is posted): the 24-hour
- * limit, the containers (children first for a carousel) and their processing. `send` is media_publish, the
- * one call that posts, then the permalink (best effort: the post exists whatever it answers). A throttled or
- * failed media_publish is retried only when the container says it is still unpublished (FINISHED).
+ * The post a PUBLISHED container made. A container does not name its post, so it is the newest of the
+ * account's latest posts with this caption made since the call (10 minutes of clock slack). If none is
+ * found, the post is still known to exist: no id, and the account's page as the link.
+ */
+async function postOfContainer(
+  accessToken: string,
+  channel: ChannelConnection,
+  caption: string,
+  since: Date,
+): Promise<Sent> {
+  const recent = await instagramRecentMedia(accessToken, channel.externalId).catch((error: Error) => {
+    log.warn("instagram_media_list_unavailable", { channelId: channel.id, message: error.message });
+    return [];
+  });
+  const after = since.getTime() - 600_000;
+  const post = recent.find(
+    (item) => item.caption === caption && (!item.timestamp || Date.parse(item.timestamp) >= after),
+  );
+  const at = Date.parse(post?.timestamp ?? "");
+  return {
+    externalId: post?.id ?? null,
+    permalink: post?.permalink ?? profileUrl(channel),
+    publishedAt: Number.isFinite(at) ? new Date(at) : new Date(),
+  };
+}
+
+/**
+ * What a container says about the media_publish sent with it: it posted (and the post), it did not (and
+ * whether it can still be published), or nothing when Instagram does not answer. Instagram publishes a
+ * container once, so publishing the same one again can never post twice.
+ */
+async function containerOutcome(
+  accessToken: string,
+  channel: ChannelConnection,
+  containerId: string,
+  caption: string,
+  since: Date,
+): Promise<{ posted: Sent } | { posted: null; reusable: boolean } | null> {
+  const status = await instagramContainerStatus(accessToken, containerId).catch(() => null);
+  if (!status) return null;
+  if (status.code === "PUBLISHED")
+    return { posted: await postOfContainer(accessToken, channel, caption, since) };
+  return { posted: null, reusable: status.code === "FINISHED" || status.code === "IN_PROGRESS" };
+}
+
+/**
+ * How a call a dead run left ended, from its container: posted, not posted (safe to run again, with that
+ * container while it can still be published), or null when it cannot be told.
+ */
+export async function instagramCallOutcome(publication: Publication) {
+  if (!publication.callRef || !publication.channelId) return null;
+  const db = await getDb();
+  const [context] = await db
+    .select({ post: posts, channel: channelConnections })
+    .from(posts)
+    .innerJoin(channelConnections, eq(channelConnections.id, publication.channelId))
+    .where(eq(posts.id, publication.postId));
+  if (!context) return null;
+  try {
+    const accessToken = await freshInstagramToken(context.channel);
+    return await containerOutcome(
+      accessToken,
+      context.channel,
+      publication.callRef,
+      publishedText(context.post),
+      publication.callStartedAt ?? publication.updatedAt,
+    );
+  } catch {
+    return null;
+  }
+}
+
+/** The post's container (for a carousel, its children first, each polled to FINISHED). Posts nothing. */
+async function makeContainer(
+  accessToken: string,
+  igUserId: string,
+  caption: string,
+  media: InstagramMedia,
+  run: PublishRun,
+) {
+  if (media.kind === "reel")
+    return createInstagramContainer(accessToken, igUserId, {
+      kind: "reel",
+      videoUrl: media.videoUrl,
+      caption,
+    });
+  if (media.imageUrls.length === 1)
+    return createInstagramContainer(accessToken, igUserId, {
+      kind: "image",
+      imageUrl: media.imageUrls[0],
+      caption,
+    });
+  // Every child first (Instagram fetches them meanwhile), then each polled to FINISHED.
+  const children: string[] = [];
+  for (const imageUrl of media.imageUrls) {
+    children.push(
+      await createInstagramContainer(accessToken, igUserId, { kind: "image", imageUrl, carouselItem: true }),
+    );
+  }
+  for (const child of children) {
+    await run.keepAlive();
+    await waitUntilFinished(accessToken, child);
+  }
+  return createInstagramContainer(accessToken, igUserId, { kind: "carousel", children, caption });
+}
+
+/**
+ * An Instagram delivery in two steps. `prepare` may run again and again (nothing is posted): the container
+ * an earlier attempt left, the 24-hour limit, the container and its processing. Then media_publish, the one
+ * call that posts, with the container as the call's ref, then the permalink (best effort: the post exists
+ * whatever it answers). When media_publish fails or its answer is lost, the container says whether it
+ * posted; a later attempt publishes that same container while it can, so a post is never made twice.
  */
 export function instagramDelivery(
   accessToken: string,
   channel: ChannelConnection,
   caption: string,
   media: InstagramMedia,
+  earlier: EarlierCall | null,
 ) {
   const igUserId = channel.externalId;
-  let creationId = "";
-  /** Posts nothing and may run again: the daily limit, the containers, each polled to FINISHED. */
-  const prepare = async (run: PublishRun) => {
+  const outcomeOf = (containerId: string, since: Date) =>
+    containerOutcome(accessToken, channel, containerId, caption, since);
+  return async (run: PublishRun): Promise<Sent> => {
+    let creationId = "";
+    if (earlier) {
+      const outcome = await outcomeOf(earlier.containerId, earlier.since);
+      // Retried later; if it never answers, the last failure says the earlier try may have posted.
+      if (!outcome)
+        throw new PlatformError(
+          "Instagram",
+          "transient",
+          "Instagram did not say whether the earlier try posted; check the account before publishing again.",
+          503,
+        );
+      if (outcome.posted) return outcome.posted;
+      if (outcome.reusable) creationId = earlier.containerId;
+    }
     const limit = await instagramPublishingLimit(accessToken, igUserId);
     if (limit.used >= limit.total)
       throw new InstagramLimitReached(
@@ -131,53 +269,25 @@ export function instagramDelivery(
         limit.total,
         await limitResetAt(channel.id, limit.windowSeconds),
       );
-    if (media.kind === "reel") {
-      creationId = await createInstagramContainer(accessToken, igUserId, {
-        kind: "reel",
-        videoUrl: media.videoUrl,
-        caption,
-      });
-    } else if (media.imageUrls.length === 1) {
-      creationId = await createInstagramContainer(accessToken, igUserId, {
-        kind: "image",
-        imageUrl: media.imageUrls[0],
-        caption,
-      });
-    } else {
-      // Every child first (Instagram fetches them meanwhile), then each polled to FINISHED.
-      const children: string[] = [];
-      for (const imageUrl of media.imageUrls) {
-        children.push(
-          await createInstagramContainer(accessToken, igUserId, {
-            kind: "image",
-            imageUrl,
-            carouselItem: true,
-          }),
-        );
-      }
-      for (const child of children) {
-        await run.keepAlive();
-        await waitUntilFinished(accessToken, child);
-      }
-      creationId = await createInstagramContainer(accessToken, igUserId, {
-        kind: "carousel",
-        children,
-        caption,
-      });
-    }
+    creationId ||= await makeContainer(accessToken, igUserId, caption, media, run);
     await run.keepAlive();
     await waitUntilFinished(accessToken, creationId);
-  };
-  /** media_publish, the one call that posts. */
-  const publish = async () => {
+
+    await run.commitCall(creationId);
+    const since = new Date();
     let mediaId: string;
     try {
       mediaId = await publishInstagramContainer(accessToken, igUserId, creationId);
     } catch (error) {
-      if (!(error instanceof PlatformError) || error.kind !== "transient") throw error;
-      // A 5xx may still have posted: retry only when the container is known to be unpublished.
-      const status = await instagramContainerStatus(accessToken, creationId).catch(() => null);
-      if (status?.code === "FINISHED") throw error;
+      if (!(error instanceof PlatformError) || error.kind === "unauthorized") throw error;
+      // The post may exist whatever the answer (a 5xx, a lost answer, "already published"): ask the container.
+      const outcome = await outcomeOf(creationId, since);
+      if (outcome?.posted) return outcome.posted;
+      if (outcome) {
+        if (error.kind !== "unknown") throw error;
+        // Not posted yet, and the next try publishes this same container: a retry like a 5xx.
+        throw new PlatformError("Instagram", "transient", error.message, 503);
+      }
       throw new PlatformError(
         "Instagram",
         "unknown",
@@ -188,15 +298,6 @@ export function instagramDelivery(
       log.warn("instagram_permalink_unavailable", { channelId: channel.id, message: error.message });
       return null;
     });
-    return {
-      externalId: mediaId,
-      permalink: permalink ?? `https://www.instagram.com/${channel.accountHandle?.replace(/^@/, "") ?? ""}`,
-      publishedAt: new Date(),
-    };
-  };
-  return async (run: PublishRun) => {
-    await prepare(run);
-    await run.commitCall();
-    return publish();
+    return { externalId: mediaId, permalink: permalink ?? profileUrl(channel), publishedAt: new Date() };
   };
 }

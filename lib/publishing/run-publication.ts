@@ -29,12 +29,13 @@ import {
   freshInstagramToken,
   InstagramLimitReached,
   type InstagramMedia,
+  instagramCallOutcome,
   instagramDelivery,
   instagramMedia,
 } from "./publish-instagram";
 import { freshLinkedInToken, sendLinkedInPost } from "./publish-linkedin";
 import { publishedText, publishRuleViolation } from "./publish-rules";
-import { type PublishRun, RunLostError } from "./publish-run";
+import { type PublishRun, RunLostError, type Sent } from "./publish-run";
 import { callTelegram, type TelegramMessage, telegramPermalink } from "./telegram";
 
 /** Calls to the platform in all (the first and the retries) before a transient failure is final. */
@@ -143,8 +144,8 @@ export async function runPublication(publicationId: string, boss: PgBoss) {
   const claimed = await claim(publicationId);
   if (!claimed) {
     // Not ours to run: done, canceled, not yet due (rescheduled), owned by a live run, or left mid-call
-    // by a run that died; the last ends `publish_outcome_unknown` (the sweep does the same).
-    await settleAbandonedCall(publicationId);
+    // by a run that died; the last is settled from what the platform says (settleCall; the sweep too).
+    await settleAbandonedCall(boss, publicationId);
     return;
   }
   const { row, token } = claimed;
@@ -237,7 +238,9 @@ export async function runPublication(publicationId: string, boss: PgBoss) {
     } catch (error) {
       return mediaFailed(error);
     }
-    send = instagramDelivery(accessToken, channel, text, media);
+    // A container an earlier try sent media_publish with (it may have posted, or be published again).
+    const earlier = row.callRef ? { containerId: row.callRef, since: row.startedAt ?? row.createdAt } : null;
+    send = instagramDelivery(accessToken, channel, text, media, earlier);
   } else if (channel.channel === "linkedin") {
     let accessToken: string;
     try {
@@ -297,11 +300,12 @@ export async function runPublication(publicationId: string, boss: PgBoss) {
   let committed = false;
   const run: PublishRun = {
     // The point of no return: from here the row says a call may have happened.
-    async commitCall() {
+    async commitCall(ref) {
       const [marked] = await db
         .update(publications)
         .set({
           callStartedAt: new Date(),
+          callRef: ref ?? null,
           leaseUntil: new Date(Date.now() + leaseMs()),
           updatedAt: new Date(),
         })
@@ -439,8 +443,6 @@ async function retryOrFail(boss: PgBoss, started: Publication, token: string, er
   });
 }
 
-type Sent = { externalId: string; permalink: string; publishedAt: Date };
-
 type TelegramMedia = { video: Awaited<ReturnType<typeof videoPayload>> } | { images: PlanImage[] } | null;
 
 /** A multipart body: the fields, then each file under its name. */
@@ -523,8 +525,36 @@ async function markNeedsReconnect(channelId: string, message: string) {
     .where(eq(channelConnections.id, channelId));
 }
 
-/** A row left `publishing` mid-call by a run whose lease ran out: failed `publish_outcome_unknown`. */
-async function settleAbandonedCall(publicationId: string) {
+/**
+ * A call a run left behind when it died (its lease ran out mid-call). An Instagram call's container says
+ * how it ended: posted → published; not posted → queued again, to publish that same container. Otherwise
+ * (or when Instagram does not answer) no one can tell: failed `publish_outcome_unknown`, never re-sent.
+ */
+async function settleCall(boss: PgBoss, row: Publication) {
+  const outcome = row.channel === "instagram" ? await instagramCallOutcome(row) : null;
+  if (outcome?.posted) return finish(row, row.claimToken, { status: "published", ...outcome.posted });
+  if (!outcome) return fail(row, row.claimToken, "publish_outcome_unknown", OUTCOME_UNKNOWN);
+  const db = await getDb();
+  const now = new Date();
+  const [released] = await db
+    .update(publications)
+    .set({ callStartedAt: null, claimToken: null, leaseUntil: null, nextAttemptAt: now, updatedAt: now })
+    .where(
+      and(
+        eq(publications.id, row.id),
+        eq(publications.status, "publishing"),
+        isNotNull(publications.callStartedAt),
+        row.claimToken ? eq(publications.claimToken, row.claimToken) : isNull(publications.claimToken),
+      ),
+    )
+    .returning({ id: publications.id });
+  if (!released) return;
+  log.info("publication_call_not_made", { publicationId: row.id });
+  await enqueuePublication({ boss, publicationId: row.id, startAfter: now });
+}
+
+/** A row left `publishing` mid-call by a run whose lease ran out: settled from what the platform says. */
+async function settleAbandonedCall(boss: PgBoss, publicationId: string) {
   const db = await getDb();
   const [row] = await db
     .select()
@@ -537,12 +567,12 @@ async function settleAbandonedCall(publicationId: string) {
         lt(publications.leaseUntil, new Date()),
       ),
     );
-  if (row) await fail(row, row.claimToken, "publish_outcome_unknown", OUTCOME_UNKNOWN);
+  if (row) await settleCall(boss, row);
 }
 
 /**
  * The sweep (every PUBLISH_SWEEP_INTERVAL_SECONDS in each worker): publications a dead worker left behind.
- * Mid-call (call started, lease over) → failed `publish_outcome_unknown`, never re-sent. No call started and
+ * Mid-call (call started, lease over) → settled as settleCall says, never re-sent blind. No call started and
  * no live owner, or due long ago and never run → queued again.
  */
 export async function sweepPublications(boss: PgBoss) {
@@ -560,9 +590,7 @@ export async function sweepPublications(boss: PgBoss) {
       ),
     )
     .limit(100);
-  for (const row of abandoned) {
-    await fail(row, row.claimToken, "publish_outcome_unknown", OUTCOME_UNKNOWN);
-  }
+  for (const row of abandoned) await settleCall(boss, row);
   const idle = await db
     .update(publications)
     .set({ nextAttemptAt: now })
@@ -591,6 +619,6 @@ export async function sweepPublications(boss: PgBoss) {
     .returning({ id: publications.id });
   for (const { id } of idle) await enqueuePublication({ boss, publicationId: id, startAfter: now });
   if (abandoned.length + idle.length > 0) {
-    log.info("publication_sweep", { outcomeUnknown: abandoned.length, requeued: idle.length });
+    log.info("publication_sweep", { abandonedCalls: abandoned.length, requeued: idle.length });
   }
 }

@@ -20,11 +20,12 @@ import { listen, readBody, sampleMp4, sendJson } from "./fake-provider-kit";
  * - `GET /{container-id}?fields=status_code,status`;
  * - `POST /{ig-user-id}/media_publish` (`creation_id`) → the media id; at most 50 per 24 h
  *   (code 9, subcode 2207042); a container publishes once;
- * - `GET /{media-id}?fields=permalink`, `GET /{ig-user-id}/content_publishing_limit`.
+ * - `GET /{media-id}?fields=permalink`, `GET /{ig-user-id}/content_publishing_limit`,
+ *   `GET /{ig-user-id}/media?fields=id,caption,permalink,timestamp&limit=` (newest first).
  * `access_token` is read from the query or the form body. Errors: `{error: {message, type, code,
  * error_subcode, fbtrace_id}}`; a refused token is code 190. Knobs (`behavior`, also `POST /__fake/behavior`):
  * the next N media_publish calls answer 429 (Retry-After) or 5xx, or post and answer 5xx anyway
- * (`failAfterPublish`); `priorPosts` adds to the 24-hour count;
+ * (`failAfterPublish`), or are never answered and post nothing (`dropPublish`); `priorPosts` adds to the 24-hour count;
  * `tokenLifetimeSeconds`; `revokeAll()`. `posts` records every post made (also `GET /__fake/state`).
  */
 
@@ -45,6 +46,8 @@ export type FakeInstagramBehavior = {
   failAfterPublish: { count: number; status: number };
   /** media_publish records the post at once and answers this much later (a worker may die in between). */
   publishLatencyMs: number;
+  /** The next N media_publish calls are lost on the way: never answered, nothing posted. */
+  dropPublish: number;
   /** Status polls that answer IN_PROGRESS before FINISHED. */
   pollsUntilFinished: number;
   /** The next container ends ERROR with this message. */
@@ -94,6 +97,11 @@ export const fakeInstagramEnv = (fake: Pick<FakeInstagram, "url" | "appId" | "ap
 });
 
 const LIMIT = 50;
+
+function permalinkOf(post: FakeInstagramPost) {
+  const shortcode = Buffer.from(post.id).toString("base64url").slice(0, 11);
+  return `https://www.instagram.com/${post.mediaType === "REELS" ? "reel" : "p"}/${shortcode}/`;
+}
 const DAY_MS = 86_400_000;
 
 const ENTITIES: Record<string, string> = {
@@ -151,6 +159,7 @@ export async function startFakeInstagram(options: { port?: number } = {}): Promi
     serverError: { count: 0, status: 500 },
     failAfterPublish: { count: 0, status: 502 },
     publishLatencyMs: 0,
+    dropPublish: 0,
     pollsUntilFinished: 1,
     failNextContainer: null,
     priorPosts: 0,
@@ -339,6 +348,26 @@ export async function startFakeInstagram(options: { port?: number } = {}): Promi
       });
     }
 
+    // The account's posts, newest first, with the fields asked for (Graph's timestamp: +0000, no millis).
+    if (edge === "media" && req.method === "GET" && own(first)) {
+      const fields = (param("fields") ?? "id").split(",");
+      const limit = Number(param("limit") ?? 25);
+      const data = posts
+        .filter((post) => post.igUserId === account.userId)
+        .slice(-limit)
+        .reverse()
+        .map((post) => {
+          const item: Record<string, string> = {
+            id: post.id,
+            caption: post.caption,
+            permalink: permalinkOf(post),
+            timestamp: new Date(post.at).toISOString().replace(/\.\d{3}Z$/, "+0000"),
+          };
+          return Object.fromEntries(fields.filter((field) => field in item).map((f) => [f, item[f]]));
+        });
+      return sendJson(res, 200, { data });
+    }
+
     if (edge === "media" && req.method === "POST" && own(first)) {
       const mediaType = param("media_type");
       const container: Container = {
@@ -398,6 +427,10 @@ export async function startFakeInstagram(options: { port?: number } = {}): Promi
     }
 
     if (edge === "media_publish" && req.method === "POST" && own(first)) {
+      if (behavior.dropPublish > 0) {
+        behavior.dropPublish--;
+        return; // no answer: the client gives up when its timeout ends
+      }
       if (behavior.rateLimit.count > 0) {
         behavior.rateLimit.count--;
         return graphError(
@@ -481,16 +514,7 @@ export async function startFakeInstagram(options: { port?: number } = {}): Promi
         });
       }
       const post = posts.find((candidate) => candidate.id === first);
-      if (post) {
-        const shortcode = Buffer.from(post.id).toString("base64url").slice(0, 11);
-        return sendJson(res, 200, {
-          id: post.id,
-          permalink:
-            post.mediaType === "REELS"
-              ? `https://www.instagram.com/reel/${shortcode}/`
-              : `https://www.instagram.com/p/${shortcode}/`,
-        });
-      }
+      if (post) return sendJson(res, 200, { id: post.id, permalink: permalinkOf(post) });
     }
     return graphError(res, 400, {
       message: `Unsupported ${req.method} request. Object with ID '${first ?? ""}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
