@@ -8,6 +8,16 @@ import { CHANNELS } from "./post-rules";
  * sends no `details`. The OpenAPI document builds its discriminated ErrorEnvelope from this map, so a
  * generated client types `error.details` by `error.code`.
  */
+/** The rules a post can break on a channel (`publish_rule_violation`'s `rule`). */
+export const PUBLISH_RULES = [
+  "caption_length",
+  "media_required",
+  "media_count",
+  "media_unsupported",
+  "media_size",
+  "media_duration",
+] as const;
+
 export const ERROR_DETAILS: Partial<Record<ErrorCode, z.ZodType>> = {
   invalid_request: z
     .array(
@@ -51,16 +61,7 @@ export const ERROR_DETAILS: Partial<Record<ErrorCode, z.ZodType>> = {
   }),
   publish_rule_violation: z.object({
     channel: z.enum(CHANNELS),
-    rule: z
-      .enum([
-        "caption_length",
-        "media_required",
-        "media_count",
-        "media_unsupported",
-        "media_size",
-        "media_duration",
-      ])
-      .describe("Which rule the post breaks."),
+    rule: z.enum(PUBLISH_RULES).describe("Which rule the post breaks."),
     limit: z
       .int()
       .describe("The channel's limit (characters, items, bytes for media_size, seconds for media_duration)."),

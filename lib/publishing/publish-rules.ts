@@ -1,4 +1,5 @@
 import type { Post } from "@/db/schema";
+import type { PUBLISH_RULES } from "@/lib/contracts/error-details";
 import { CHANNEL_RULES, type Channel, MAX_MEDIA_ITEMS } from "@/lib/contracts/post-rules";
 
 /** The text a post is published with: its caption, then its hashtags that the caption does not already hold. */
@@ -11,13 +12,7 @@ export const PLATFORM_NAMES = { telegram: "Telegram", linkedin: "LinkedIn", inst
 
 export type PublishRuleViolation = {
   channel: Channel;
-  rule:
-    | "caption_length"
-    | "media_required"
-    | "media_count"
-    | "media_unsupported"
-    | "media_size"
-    | "media_duration";
+  rule: (typeof PUBLISH_RULES)[number];
   limit: number;
   actual: number;
   withMedia: boolean;

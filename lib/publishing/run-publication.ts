@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { and, eq, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import type { PgBoss } from "pg-boss";
 import { getDb } from "@/db/client";
 import {
@@ -404,6 +404,27 @@ async function platformFailure(
 }
 
 /** Transient or not sent: nothing was posted, so the call is "not started" again and may retry. */
+/**
+ * Nothing was posted: the publication is "not started" again and queued for `at`, if `claimed` (the run's
+ * claim) still holds. Answers whether it was.
+ */
+async function requeue(boss: PgBoss, publicationId: string, claimed: SQL | undefined, at: Date) {
+  const db = await getDb();
+  const [released] = await db
+    .update(publications)
+    .set({
+      callStartedAt: null,
+      claimToken: null,
+      leaseUntil: null,
+      nextAttemptAt: at,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(publications.id, publicationId), claimed))
+    .returning({ id: publications.id });
+  if (released) await enqueuePublication({ boss, publicationId, startAfter: at });
+  return Boolean(released);
+}
+
 async function retryOrFail(boss: PgBoss, started: Publication, token: string, error: PlatformError) {
   const db = await getDb();
   const row = started;
@@ -421,21 +442,8 @@ async function retryOrFail(boss: PgBoss, started: Publication, token: string, er
   }
   const delay = retryDelaySeconds(started.attempts, error.retryAfterSeconds);
   const nextAttemptAt = new Date(Date.now() + delay * 1000);
-  const [released] = await db
-    .update(publications)
-    .set({
-      callStartedAt: null,
-      claimToken: null,
-      leaseUntil: null,
-      nextAttemptAt,
-      updatedAt: new Date(),
-    })
-    .where(and(eq(publications.id, row.id), eq(publications.claimToken, token)))
-    .returning();
-  if (released) {
+  if (await requeue(boss, row.id, eq(publications.claimToken, token), nextAttemptAt))
     metrics().publications.inc({ platform: row.channel, outcome: "retry_scheduled" });
-    await enqueuePublication({ boss, publicationId: row.id, startAfter: nextAttemptAt });
-  }
   log.info("publication_retry_scheduled", {
     publicationId: row.id,
     delaySeconds: delay,
@@ -534,23 +542,13 @@ async function settleCall(boss: PgBoss, row: Publication) {
   const outcome = row.channel === "instagram" ? await instagramCallOutcome(row) : null;
   if (outcome?.posted) return finish(row, row.claimToken, { status: "published", ...outcome.posted });
   if (!outcome) return fail(row, row.claimToken, "publish_outcome_unknown", OUTCOME_UNKNOWN);
-  const db = await getDb();
-  const now = new Date();
-  const [released] = await db
-    .update(publications)
-    .set({ callStartedAt: null, claimToken: null, leaseUntil: null, nextAttemptAt: now, updatedAt: now })
-    .where(
-      and(
-        eq(publications.id, row.id),
-        eq(publications.status, "publishing"),
-        isNotNull(publications.callStartedAt),
-        row.claimToken ? eq(publications.claimToken, row.claimToken) : isNull(publications.claimToken),
-      ),
-    )
-    .returning({ id: publications.id });
-  if (!released) return;
-  log.info("publication_call_not_made", { publicationId: row.id });
-  await enqueuePublication({ boss, publicationId: row.id, startAfter: now });
+  const stillLeft = and(
+    eq(publications.status, "publishing"),
+    isNotNull(publications.callStartedAt),
+    row.claimToken ? eq(publications.claimToken, row.claimToken) : isNull(publications.claimToken),
+  );
+  if (await requeue(boss, row.id, stillLeft, new Date()))
+    log.info("publication_call_not_made", { publicationId: row.id });
 }
 
 /** A row left `publishing` mid-call by a run whose lease ran out: settled from what the platform says. */

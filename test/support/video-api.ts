@@ -57,7 +57,6 @@ export function videoClient(server: string, token: string) {
   return { call, newBrand, newPost, createJob, getJob, pollJob };
 }
 
-/** A short regular video rendered for the brand: its signed `videoUrl` once the job has succeeded. */
 /** A video job run to its end: its signed video and poster URLs and its length. */
 export async function finishedVideo(
   call: Call,
@@ -86,6 +85,7 @@ export async function finishedVideo(
   return { videoUrl: done.videoUrl, thumbnailUrl: done.thumbnailUrl, durationSeconds: done.durationSeconds };
 }
 
+/** A short regular video rendered for the brand: its signed `videoUrl` once the job has succeeded. */
 export async function finishedVideoUrl(call: Call, brandId: string, timeoutMs = 120_000): Promise<string> {
   return (await finishedVideo(call, brandId, { timeoutMs })).videoUrl;
 }
