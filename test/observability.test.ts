@@ -7,7 +7,7 @@ import { startFakeHeygen } from "./support/fake-heygen";
 import { type FakeTelegram, startFakeTelegram } from "./support/fake-telegram";
 import { api, baseUrl } from "./support/http";
 import { makeImage } from "./support/images";
-import { parsePrometheusText, sampleValue } from "./support/prometheus";
+import { parsePrometheusText, type Sample, sampleValue } from "./support/prometheus";
 import { createTestDatabase, freePort, startTestServer, type TestServer } from "./support/test-server";
 import { SCRIPT, videoClient } from "./support/video-api";
 import { waitFor } from "./support/video-media";
@@ -22,6 +22,9 @@ type ReceivedSpan = {
   parentSpanId: string;
   name: string;
   kind: number;
+  /** Start and end, in nanoseconds since the epoch. */
+  start: bigint;
+  end: bigint;
   attributes: Record<string, unknown>;
 };
 
@@ -72,6 +75,8 @@ async function startOtlpReceiver() {
               parentSpanId?: string;
               name: string;
               kind: number;
+              startTimeUnixNano: string;
+              endTimeUnixNano: string;
               attributes?: OtlpAttribute[];
             }[];
           }[];
@@ -88,6 +93,8 @@ async function startOtlpReceiver() {
               parentSpanId: span.parentSpanId ?? "",
               name: span.name,
               kind: span.kind,
+              start: BigInt(span.startTimeUnixNano),
+              end: BigInt(span.endTimeUnixNano),
               attributes: attributesOf(span.attributes),
             });
           }
@@ -231,6 +238,35 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
     return parsePrometheusText(text).samples;
   };
 
+  /** The span of the API operation that gave `response` (found by its X-Request-Id). */
+  const operationSpan = (operation: string, response: { headers: Headers }) =>
+    waitFor(
+      () =>
+        otlp.spans.find(
+          (span) =>
+            span.name === operation &&
+            span.attributes["brand_studio.request_id"] === response.headers.get("x-request-id"),
+        ),
+      { what: `the span of ${operation}`, timeoutMs: 20_000 },
+    );
+
+  /** Uploads a photo as the brand's avatar and waits for HeyGen to accept it; the upload's answer. */
+  async function uploadAvatar(brandId: string) {
+    const form = new FormData();
+    form.append(
+      "file",
+      new Blob([new Uint8Array(await makeImage({ format: "jpeg" }))], { type: "image/jpeg" }),
+      "me.jpg",
+    );
+    const uploaded = await client.call(`/api/brands/${brandId}/avatar`, { method: "POST", body: form });
+    expect(uploaded.status).toBe(202);
+    await waitFor(async () => (await client.call(`/api/brands/${brandId}`)).body.avatarStatus === "ready", {
+      what: "the avatar to reach HeyGen",
+      timeoutMs: 60_000,
+    });
+    return uploaded;
+  }
+
   it("follows one video job in one trace: the POST on the web, the run, the render phases and the webhook delivery on the worker", async () => {
     const hook = await client.call("/api/webhooks", {
       method: "POST",
@@ -249,14 +285,7 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
     expect(job.status).toBe("succeeded");
     await waitFor(() => hooks.received.length > 0, { what: "the webhook delivery" });
 
-    const post = await waitFor(
-      () =>
-        otlp.spans.find(
-          (span) =>
-            span.name === "generate-video" && span.attributes["brand_studio.request_id"] === requestId,
-        ),
-      { what: "the POST's span", timeoutMs: 20_000 },
-    );
+    const post = await operationSpan("generate-video", created);
     expect(post.service).toBe("brand-studio-web");
     expect(post.attributes["http.response.status_code"]).toBe(202);
     const inTrace = () => otlp.spans.filter((span) => span.traceId === post.traceId);
@@ -405,6 +434,68 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
     ).toBeGreaterThanOrEqual(1);
   }, 90_000);
 
+  it("follows an avatar from its upload to HeyGen on the worker, and an avatar render's download, poster and upload", async () => {
+    const brandId = await client.newBrand();
+    const upload = await operationSpan("upload-avatar", await uploadAvatar(brandId));
+    const spansOf = (traceId: string) => otlp.spans.filter((span) => span.traceId === traceId);
+    const training = await waitFor(
+      () => spansOf(upload.traceId).find((span) => span.name === "avatar-training run"),
+      { what: "the training run in the upload's trace", timeoutMs: 20_000 },
+    );
+    const enqueue = spansOf(upload.traceId).find((span) => span.name === "avatar-training enqueue");
+    expect(enqueue?.parentSpanId).toBe(upload.spanId);
+    expect(training).toMatchObject({
+      service: "brand-studio-worker",
+      parentSpanId: enqueue?.spanId,
+      attributes: { "brand_studio.brand_id": brandId, "brand_studio.outcome": "succeeded" },
+    });
+    const photo = await waitFor(
+      () =>
+        spansOf(upload.traceId).find(
+          (span) => span.name === "heygen POST" && span.parentSpanId === training.spanId,
+        ),
+      { what: "HeyGen's talking-photo upload under the training run", timeoutMs: 20_000 },
+    );
+    expect(photo.attributes).toMatchObject({
+      "brand_studio.provider": "heygen",
+      "brand_studio.outcome": "ok",
+    });
+
+    const created = await client.createJob({ brandId, mode: "avatar", script: SCRIPT });
+    expect(created.status).toBe(202);
+    const { job } = await client.pollJob(
+      created.body.jobId,
+      (j) => j.status !== "queued" && j.status !== "running",
+      90_000,
+    );
+    expect(job.status).toBe("succeeded");
+    const post = await operationSpan("generate-video", created);
+    const run = await waitFor(() => spansOf(post.traceId).find((span) => span.name === "video-render run"), {
+      what: "the render run in the POST's trace",
+      timeoutMs: 20_000,
+    });
+    // Download, poster and upload are the run's, in order; the download names HeyGen's file without its query.
+    const phases = await waitFor(
+      () => {
+        const found = ["render download", "render poster", "render upload"].map((name) =>
+          spansOf(post.traceId).find((span) => span.name === name && span.parentSpanId === run.spanId),
+        );
+        return found.every(Boolean) && (found as ReceivedSpan[]);
+      },
+      { what: "the hosted render's phases under the run", timeoutMs: 20_000 },
+    );
+    expect(phases.map((span) => span.service)).toEqual(Array(3).fill("brand-studio-worker"));
+    expect(phases[0].attributes).toMatchObject({
+      "brand_studio.provider": "heygen",
+      "brand_studio.outcome": "ok",
+      "http.response.status_code": 200,
+      "url.full": expect.stringMatching(/\/files\/[^/?]+\.mp4$/),
+    });
+    expect(String(phases[0].attributes["url.full"]).startsWith(heygen.url)).toBe(true);
+    // One after the other (the SDK's nanosecond clock rounds, so an end and the next start may swap).
+    expect(phases[0].start < phases[1].start && phases[1].start < phases[2].start).toBe(true);
+  }, 200_000);
+
   it("exports no secret in any span attribute: AUTH_SECRET, access token, API keys, media signatures", async () => {
     // A request whose target carries a media signature, as a browser's <video> sends it.
     const signed = await client.call("/api/health?sig=deadbeef&token=abc");
@@ -464,9 +555,16 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
     for (let i = 0; i < 2; i++) {
       await expect(signIn(web.url, victim.email, "not-the-password")).rejects.toThrow(/Sign-in failed/);
     }
-    expect(
-      sampleValue(await webMetrics(), "brand_studio_credential_lockouts_total", { scope: "account" }),
-    ).toBe(lockouts + 1);
+    const signedIn = await webMetrics();
+    expect(sampleValue(signedIn, "brand_studio_credential_lockouts_total", { scope: "account" })).toBe(
+      lockouts + 1,
+    );
+    // Each sign-in above fetched a CSRF token, posted the form and read the session: operations too.
+    for (const operation of ["auth-csrf", "auth-callback", "auth-session"]) {
+      const counted = (samples: Sample[]) =>
+        sampleValue(samples, "brand_studio_http_requests_total", { operation });
+      expect(counted(signedIn) - counted(after), operation).toBeGreaterThanOrEqual(2);
+    }
 
     // The render of the first test was the worker's, so its counters are on the worker's port.
     const worked = await workerMetrics();
@@ -487,19 +585,16 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
 
     // A failed job: the provider reports the avatar video failed.
     const brandId = await client.newBrand();
-    const form = new FormData();
-    form.append(
-      "file",
-      new Blob([new Uint8Array(await makeImage({ format: "jpeg" }))], { type: "image/jpeg" }),
-      "me.jpg",
+    await uploadAvatar(brandId);
+    const trained = { queue: "avatar-training", outcome: "succeeded", role: "worker" };
+    await waitFor(
+      async () => sampleValue(await workerMetrics(), "brand_studio_job_runs_total", trained) >= 1,
+      {
+        what: "the worker to count the training run",
+        timeoutMs: 10_000,
+        intervalMs: 200,
+      },
     );
-    expect((await client.call(`/api/brands/${brandId}/avatar`, { method: "POST", body: form })).status).toBe(
-      202,
-    );
-    await waitFor(async () => (await client.call(`/api/brands/${brandId}`)).body.avatarStatus === "ready", {
-      what: "the avatar to reach the provider",
-      timeoutMs: 60_000,
-    });
     const failedBefore = sampleValue(await webMetrics(), "brand_studio_video_jobs", { state: "failed" });
     const runsFailedBefore = sampleValue(await workerMetrics(), "brand_studio_job_runs_total", {
       outcome: "failed",

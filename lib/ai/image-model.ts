@@ -2,6 +2,7 @@ import "server-only";
 import { createOpenAI } from "@ai-sdk/openai";
 import { generateImage } from "ai";
 import { getEnv } from "@/lib/config";
+import { inAiSpan } from "@/lib/telemetry/tracing";
 
 /** True when media-plan images come from an image model (OpenAI, or a compatible server), not drawn locally. */
 export function hasImageModel() {
@@ -28,16 +29,18 @@ export async function generateModelImage(options: {
 }): Promise<{ bytes: Uint8Array; model: string }> {
   const env = getEnv();
   const provider = createOpenAI({ apiKey: env.OPENAI_API_KEY ?? "unused", baseURL: env.OPENAI_BASE_URL });
-  const { image } = await generateImage({
-    model: provider.image(env.IMAGE_MODEL),
-    prompt: options.prompt,
-    size: SIZES[options.aspectRatio],
-    n: 1,
-    maxRetries: 1,
-    abortSignal: AbortSignal.any([
-      AbortSignal.timeout(env.IMAGE_TIMEOUT_MS),
-      ...(options.signal ? [options.signal] : []),
-    ]),
-  });
+  const { image } = await inAiSpan("generateImage", env.IMAGE_MODEL, () =>
+    generateImage({
+      model: provider.image(env.IMAGE_MODEL),
+      prompt: options.prompt,
+      size: SIZES[options.aspectRatio],
+      n: 1,
+      maxRetries: 1,
+      abortSignal: AbortSignal.any([
+        AbortSignal.timeout(env.IMAGE_TIMEOUT_MS),
+        ...(options.signal ? [options.signal] : []),
+      ]),
+    }),
+  );
   return { bytes: image.uint8Array, model: env.IMAGE_MODEL };
 }

@@ -1,7 +1,9 @@
 import { z } from "zod";
+import { inAiSpan } from "@/lib/telemetry/tracing";
 import type { TextModelChoice } from "./model-choice";
 
 const OPENAI_BASE_URL = "https://api.openai.com/v1";
+const MODERATION_MODEL = "omni-moderation-latest";
 
 const moderationResponse = z.object({
   results: z.array(
@@ -27,13 +29,20 @@ export async function moderateWithProvider(
   texts: string[],
 ): Promise<ProviderModeration | null> {
   if (!choice.moderation || choice.provider === "local") return null;
+  return inAiSpan("moderate", MODERATION_MODEL, () => moderate(choice, texts));
+}
+
+async function moderate(
+  choice: Exclude<TextModelChoice, { provider: "local" }>,
+  texts: string[],
+): Promise<ProviderModeration | null> {
   const baseURL = (choice.baseURL ?? OPENAI_BASE_URL).replace(/\/+$/, "");
   let response: Response;
   try {
     response = await fetch(`${baseURL}/moderations`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${choice.apiKey}` },
-      body: JSON.stringify({ model: "omni-moderation-latest", input: texts }),
+      body: JSON.stringify({ model: MODERATION_MODEL, input: texts }),
       signal: AbortSignal.timeout(choice.timeoutMs),
     });
   } catch (error) {

@@ -48,11 +48,16 @@ export function errorResponse(
 /**
  * The outermost wrapper of every API route: gives the request an id, and turns anything thrown into
  * the error envelope. `docId` is the operation's docs card, linked from every error; it also names the
- * operation's span and metrics (`operation` names the few routes that have no card).
+ * operation's span and metrics (`operation` names the few routes that have no card, per request where one
+ * route serves several: next-auth's).
  */
-export function withApi(handler: ApiHandler, options: { docId?: string; operation?: string } = {}) {
-  const operation = options.docId ?? options.operation ?? "unlisted";
+export function withApi(
+  handler: ApiHandler,
+  options: { docId?: string; operation?: string | ((req: NextRequest) => string) } = {},
+) {
+  const named = options.docId ?? options.operation ?? "unlisted";
   return async (req: NextRequest, route?: NextRouteContext): Promise<Response> => {
+    const operation = typeof named === "string" ? named : named(req);
     // The proxy gives every /api request its id (and puts it on the response); reuse it so both agree.
     const requestId = requestIdFrom(req.headers.get(REQUEST_ID_HEADER)) ?? newId("req");
     const started = performance.now();

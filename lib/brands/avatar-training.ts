@@ -1,12 +1,13 @@
 import { buffer } from "node:stream/consumers";
 import { and, eq } from "drizzle-orm";
-import type { PgBoss } from "pg-boss";
+import type { Job, PgBoss } from "pg-boss";
 import { getDb } from "@/db/client";
 import { brands } from "@/db/schema";
 import { brandChanged } from "@/lib/auth/membership-events";
 import { log } from "@/lib/log";
 import { getMediaStorage } from "@/lib/media/storage";
 import { getQueue, trackHandler } from "@/lib/queue/boss";
+import { countRun, enqueueInSpan, runInSpan, type TracedJob } from "@/lib/queue/job-spans";
 import type { QueueWorker } from "@/lib/queue/workers";
 import { findAvatarProblem, prepareAvatarFrame } from "./avatar-frame";
 import { avatarUploadFolder } from "./avatar-keys";
@@ -21,7 +22,7 @@ export const AVATAR_TRAINING_ESTIMATE_SECONDS = 10;
 /** How often a client should look at the brand again while its avatar trains. */
 export const AVATAR_POLL_SECONDS = 2;
 
-export type AvatarTrainingJob = { brandId: string; imageKey: string };
+export type AvatarTrainingJob = { brandId: string; imageKey: string } & TracedJob;
 
 const GAVE_UP_MESSAGE =
   "Preparing the avatar failed several times. Upload the image again; if it keeps failing, try another image.";
@@ -44,9 +45,11 @@ export async function ensureAvatarQueues(boss: PgBoss) {
 export async function enqueueAvatarTraining(job: AvatarTrainingJob) {
   const boss = await getQueue();
   await ensureAvatarQueues(boss);
-  const jobId = await boss.send(AVATAR_TRAINING_QUEUE, job);
-  if (!jobId) throw new Error("The queue did not accept the avatar training job.");
-  return jobId;
+  return enqueueInSpan(AVATAR_TRAINING_QUEUE, { "brand_studio.brand_id": job.brandId }, async (trace) => {
+    const jobId = await boss.send(AVATAR_TRAINING_QUEUE, { ...job, trace });
+    if (!jobId) throw new Error("The queue did not accept the avatar training job.");
+    return jobId;
+  });
 }
 
 /**
@@ -139,12 +142,34 @@ export async function giveUpAvatarTraining(job: AvatarTrainingJob) {
   }
 }
 
+/** How a training run ended, as brand_studio_job_runs_total counts it. */
+const RUN_OUTCOME = { ready: "succeeded", failed: "failed", superseded: "skipped" } as const;
+
+/** One training attempt in a span under the upload's trace, its outcome counted; a throw is retried by pg-boss. */
+function runTraining(job: Job<AvatarTrainingJob>) {
+  return runInSpan(
+    AVATAR_TRAINING_QUEUE,
+    job,
+    { "brand_studio.brand_id": job.data.brandId },
+    async (span) => {
+      try {
+        const result = await trainAvatar(job.data);
+        countRun(AVATAR_TRAINING_QUEUE, span, RUN_OUTCOME[result]);
+        return result;
+      } catch (error) {
+        countRun(AVATAR_TRAINING_QUEUE, span, "retried");
+        throw error;
+      }
+    },
+  );
+}
+
 export const avatarTrainingWorker: QueueWorker = {
   name: AVATAR_TRAINING_QUEUE,
   async start(boss) {
     await ensureAvatarQueues(boss);
     await boss.work<AvatarTrainingJob>(AVATAR_TRAINING_QUEUE, { pollingIntervalSeconds: 1 }, async (jobs) => {
-      for (const job of jobs) await trackHandler(() => trainAvatar(job.data));
+      for (const job of jobs) await trackHandler(() => runTraining(job));
     });
     await boss.work<AvatarTrainingJob>(AVATAR_TRAINING_FAILED_QUEUE, async (jobs) => {
       for (const job of jobs) await giveUpAvatarTraining(job.data);

@@ -1,15 +1,12 @@
 import "server-only";
-import { metrics } from "@/lib/telemetry/metrics";
-import { failSpan, inSpan, SpanKind, setSpanAttributes } from "@/lib/telemetry/tracing";
+import { type CallFailure, countedCall, statusOutcome } from "@/lib/telemetry/counted-call";
 import { PlatformError } from "./platform-error";
 
-/** The provider-call outcome (metrics and spans, as for HeyGen and D-ID) of a failed platform call. */
-export function platformCallOutcome(error: unknown) {
-  if (!(error instanceof PlatformError)) return "unreachable";
-  if (error.status === 429) return "rate_limited";
-  if (error.status !== null && error.status >= 500) return "server_error";
-  if (error.status !== null) return "client_error";
-  return error.kind === "unknown" ? "timeout" : "unreachable";
+/** How a failed platform call ended (metrics and spans, as for HeyGen and D-ID). */
+function platformCallFailure(error: unknown): CallFailure {
+  if (!(error instanceof PlatformError)) return { outcome: "unreachable" };
+  if (error.status !== null) return { outcome: statusOutcome(error.status), status: error.status };
+  return { outcome: error.kind === "unknown" ? "timeout" : "unreachable" };
 }
 
 /**
@@ -24,28 +21,7 @@ export function platformCall<T>(
   attributes: Record<string, string>,
   fn: () => Promise<T>,
 ): Promise<T> {
-  return inSpan(
-    `${provider} ${call}`,
-    { kind: SpanKind.CLIENT, attributes: { "brand_studio.provider": provider, ...attributes } },
-    async (span) => {
-      try {
-        const result = await fn();
-        metrics().providerCalls.inc({ provider, outcome: "ok" });
-        setSpanAttributes(span, { "brand_studio.outcome": "ok" });
-        return result;
-      } catch (error) {
-        const outcome = platformCallOutcome(error);
-        metrics().providerCalls.inc({ provider, outcome });
-        const status = error instanceof PlatformError ? error.status : null;
-        setSpanAttributes(span, {
-          "brand_studio.outcome": outcome,
-          ...(status ? { "http.response.status_code": status } : {}),
-        });
-        failSpan(span, outcome);
-        throw error;
-      }
-    },
-  );
+  return countedCall(provider, `${provider} ${call}`, attributes, platformCallFailure, fn);
 }
 
 /** The host of a configured base URL for `server.address`, or "" when it does not parse. */

@@ -1,14 +1,13 @@
 import { sql } from "drizzle-orm";
 import type { DrizzleTransactionLike, PgBoss, Db as QueueDb } from "pg-boss";
 import type { Tx } from "@/db/client";
-import { metrics } from "@/lib/telemetry/metrics";
-import { currentTraceCarrier, inSpan, SpanKind, type TraceCarrier } from "@/lib/telemetry/tracing";
+import { enqueueInSpan, type TracedJob } from "@/lib/queue/job-spans";
 
 /** One pg-boss job per attempt to run a publication (the first, each retry, each sweep). */
 export const PUBLISH_QUEUE = "publish";
 
 /** `trace`: the W3C context of the enqueue (tracing on), so the run continues the request's trace. */
-export type PublishJobData = { publicationId: string; trace?: TraceCarrier };
+export type PublishJobData = { publicationId: string } & TracedJob;
 
 const PUBLISH_QUEUE_OPTIONS = {
   // The handler never throws for a platform's answer (it schedules its own retries, honouring
@@ -56,27 +55,15 @@ export async function enqueuePublication({
   publicationId: string;
   startAfter: Date;
 }) {
-  return inSpan(
-    `${PUBLISH_QUEUE} enqueue`,
-    {
-      kind: SpanKind.PRODUCER,
-      attributes: {
-        "messaging.system": "pg-boss",
-        "messaging.destination.name": PUBLISH_QUEUE,
-        "brand_studio.publication_id": publicationId,
-      },
-    },
-    async () => {
-      const data: PublishJobData = { publicationId, trace: currentTraceCarrier() };
-      let db: QueueDb | undefined;
-      if (tx) {
-        const { fromDrizzle } = await import("pg-boss");
-        db = fromDrizzle(tx as unknown as DrizzleTransactionLike, sql);
-      }
-      const sent = await boss.send(PUBLISH_QUEUE, data, { startAfter, ...(db ? { db } : {}) });
-      if (!sent) throw new Error("The queue did not accept the publication.");
-      metrics().enqueued.inc({ queue: PUBLISH_QUEUE });
-      return sent;
-    },
-  );
+  return enqueueInSpan(PUBLISH_QUEUE, { "brand_studio.publication_id": publicationId }, async (trace) => {
+    const data: PublishJobData = { publicationId, trace };
+    let db: QueueDb | undefined;
+    if (tx) {
+      const { fromDrizzle } = await import("pg-boss");
+      db = fromDrizzle(tx as unknown as DrizzleTransactionLike, sql);
+    }
+    const sent = await boss.send(PUBLISH_QUEUE, data, { startAfter, ...(db ? { db } : {}) });
+    if (!sent) throw new Error("The queue did not accept the publication.");
+    return sent;
+  });
 }

@@ -2,9 +2,8 @@ import "server-only";
 import { getEnv } from "@/lib/config";
 import { log } from "@/lib/log";
 import { trackHandler } from "@/lib/queue/boss";
+import { countRun, runInSpan } from "@/lib/queue/job-spans";
 import type { QueueWorker } from "@/lib/queue/workers";
-import { metrics } from "@/lib/telemetry/metrics";
-import { contextFromCarrier, failSpan, inSpan, SpanKind, setSpanAttributes } from "@/lib/telemetry/tracing";
 import { ensurePublishQueue, PUBLISH_QUEUE, type PublishJobData } from "./publication-queue";
 import { runPublication, sweepPublications } from "./run-publication";
 
@@ -21,28 +20,17 @@ export const publishWorker: QueueWorker = {
       ([job]) =>
         trackHandler(() =>
           // A CONSUMER span under the enqueue's (the POST's trace, or the run that rescheduled it).
-          inSpan(
-            `${PUBLISH_QUEUE} run`,
-            {
-              kind: SpanKind.CONSUMER,
-              parent: contextFromCarrier(job.data.trace),
-              attributes: {
-                "messaging.system": "pg-boss",
-                "messaging.destination.name": PUBLISH_QUEUE,
-                "messaging.message.id": job.id,
-                "brand_studio.publication_id": job.data.publicationId,
-              },
-            },
+          runInSpan(
+            PUBLISH_QUEUE,
+            job,
+            { "brand_studio.publication_id": job.data.publicationId },
             async (span) => {
               try {
                 await runPublication(job.data.publicationId, boss);
-                metrics().jobRuns.inc({ queue: PUBLISH_QUEUE, outcome: "succeeded" });
-                setSpanAttributes(span, { "brand_studio.outcome": "succeeded" });
+                countRun(PUBLISH_QUEUE, span, "succeeded");
               } catch (error) {
                 // The handler died (the row decides what pg-boss's retry may do).
-                metrics().jobRuns.inc({ queue: PUBLISH_QUEUE, outcome: "retried" });
-                setSpanAttributes(span, { "brand_studio.outcome": "retried" });
-                failSpan(span, "retried");
+                countRun(PUBLISH_QUEUE, span, "retried");
                 log.error("publication_run_failed", { publicationId: job.data.publicationId, error });
                 throw error;
               }

@@ -36,7 +36,7 @@ function createMetrics() {
   });
   const jobRuns = new client.Counter({
     name: "brand_studio_job_runs_total",
-    help: "Job attempts this process ran, by queue and outcome (succeeded, failed, retried, stopped, skipped).",
+    help: "Job attempts this process ran, by queue and outcome (succeeded, failed, retried, stopped, skipped, discarded).",
     labelNames: ["queue", "outcome"] as const,
     registers,
   });
@@ -55,7 +55,7 @@ function createMetrics() {
   });
   const providerCalls = new client.Counter({
     name: "brand_studio_provider_calls_total",
-    help: "Requests to hosted video providers (heygen, did) and publishing platforms (telegram), by outcome (ok, client_error, rate_limited, server_error, timeout, unreachable).",
+    help: "Requests to hosted video providers (heygen, did: API calls and result downloads) and publishing platforms (telegram, linkedin, instagram), by outcome (ok, client_error, rate_limited, server_error, timeout, unreachable).",
     labelNames: ["provider", "outcome"] as const,
     registers,
   });

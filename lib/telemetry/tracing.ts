@@ -178,6 +178,21 @@ export function activeTraceIds(): { traceId: string; spanId: string; requestId?:
   };
 }
 
+/**
+ * A span for an AI call the AI SDK does not trace (its generateImage and generateSpeech take no telemetry
+ * option; moderation is a plain request): the operation and the model, never what the model was given.
+ */
+export function inAiSpan<T>(operation: string, model: string, fn: () => Promise<T>): Promise<T> {
+  return inSpan(
+    `ai.${operation}`,
+    {
+      kind: SpanKind.CLIENT,
+      attributes: { "gen_ai.operation.name": operation, "gen_ai.request.model": model },
+    },
+    fn,
+  );
+}
+
 /** The AI SDK's own spans (ai.generateText, ai.streamText …) without the prompt or the model's answer. */
 export function aiTelemetry() {
   return { isEnabled: tracingEnabled(), recordInputs: false, recordOutputs: false } as const;

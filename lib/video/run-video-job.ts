@@ -1,7 +1,8 @@
 import type { Job, JobWithMetadata } from "pg-boss";
 import { log } from "@/lib/log";
+import { countRun, runInSpan } from "@/lib/queue/job-spans";
 import { metrics } from "@/lib/telemetry/metrics";
-import { contextFromCarrier, failSpan, inSpan, SpanKind, setSpanAttributes } from "@/lib/telemetry/tracing";
+import { setSpanAttributes } from "@/lib/telemetry/tracing";
 import { emitVideoEvent } from "@/lib/webhooks/emit-video-event";
 import { UnrenderableError } from "./provider";
 import { getHostedProvider, getVideoProvider } from "./providers";
@@ -84,26 +85,13 @@ type Outcome = "succeeded" | "failed" | "retried" | "stopped" | "skipped" | "dis
  */
 export function runVideoRenderJob(job: Job<VideoRenderJobData>) {
   const attempt = job.retryCount + 1;
-  return inSpan(
-    `${VIDEO_RENDER_QUEUE} run`,
-    {
-      kind: SpanKind.CONSUMER,
-      parent: contextFromCarrier(job.data.trace),
-      attributes: {
-        "messaging.system": "pg-boss",
-        "messaging.destination.name": VIDEO_RENDER_QUEUE,
-        "messaging.message.id": job.id,
-        "brand_studio.video_job_id": job.data.videoJobId,
-        "brand_studio.attempt": attempt,
-      },
-    },
+  return runInSpan(
+    VIDEO_RENDER_QUEUE,
+    job,
+    { "brand_studio.video_job_id": job.data.videoJobId, "brand_studio.attempt": attempt },
     async (span) => {
       const started = performance.now();
-      const count = (outcome: Outcome) => {
-        metrics().jobRuns.inc({ queue: VIDEO_RENDER_QUEUE, outcome });
-        setSpanAttributes(span, { "brand_studio.outcome": outcome });
-        if (outcome === "failed" || outcome === "retried") failSpan(span, outcome);
-      };
+      const count = (outcome: Outcome) => countRun(VIDEO_RENDER_QUEUE, span, outcome);
       try {
         const done = await runRenderAttempt(job, attempt);
         count(done.outcome);

@@ -1,8 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { DrizzleTransactionLike, PgBoss, Db as QueueDb } from "pg-boss";
 import type { Tx } from "@/db/client";
-import { metrics } from "@/lib/telemetry/metrics";
-import { currentTraceCarrier, inSpan, SpanKind, type TraceCarrier } from "@/lib/telemetry/tracing";
+import { enqueueInSpan, type TracedJob } from "@/lib/queue/job-spans";
 
 /** Renders, one pg-boss job per video job. */
 export const VIDEO_RENDER_QUEUE = "video-render";
@@ -10,7 +9,7 @@ export const VIDEO_RENDER_QUEUE = "video-render";
 export const VIDEO_RENDER_FAILED_QUEUE = "video-render-failed";
 
 /** `trace`: the W3C context of the enqueue (tracing on), so the worker's run continues the POST's trace. */
-export type VideoRenderJobData = { videoJobId: string; trace?: TraceCarrier };
+export type VideoRenderJobData = { videoJobId: string } & TracedJob;
 
 /** Three attempts in all, 2–4 s apart and then longer, before the job ends `failed`. */
 export const RENDER_RETRY_LIMIT = 2;
@@ -86,19 +85,11 @@ export async function enqueueRender({
   videoJobId: string;
   estimatedSeconds: number;
 }) {
-  await inSpan(
-    `${VIDEO_RENDER_QUEUE} enqueue`,
-    {
-      kind: SpanKind.PRODUCER,
-      attributes: {
-        "messaging.system": "pg-boss",
-        "messaging.destination.name": VIDEO_RENDER_QUEUE,
-        "messaging.message.id": queueJobId,
-        "brand_studio.video_job_id": videoJobId,
-      },
-    },
-    async () => {
-      const data: VideoRenderJobData = { videoJobId, trace: currentTraceCarrier() };
+  await enqueueInSpan(
+    VIDEO_RENDER_QUEUE,
+    { "messaging.message.id": queueJobId, "brand_studio.video_job_id": videoJobId },
+    async (trace) => {
+      const data: VideoRenderJobData = { videoJobId, trace };
       const sent = await boss.send(VIDEO_RENDER_QUEUE, data, {
         id: queueJobId,
         // Expiry only bounds a render that hangs while its worker lives on; a dead worker is caught by the
@@ -107,7 +98,6 @@ export async function enqueueRender({
         db: await inTransaction(tx),
       });
       if (!sent) throw new Error("The queue did not accept the render.");
-      metrics().enqueued.inc({ queue: VIDEO_RENDER_QUEUE });
     },
   );
 }

@@ -4,16 +4,10 @@ import { Webhook } from "standardwebhooks";
 import { getDb } from "@/db/client";
 import { webhookDeliveries, webhookEndpoints } from "@/db/schema";
 import { log } from "@/lib/log";
+import { runInSpan } from "@/lib/queue/job-spans";
 import type { QueueWorker } from "@/lib/queue/workers";
 import { metrics } from "@/lib/telemetry/metrics";
-import {
-  contextFromCarrier,
-  failSpan,
-  inSpan,
-  SpanKind,
-  setSpanAttributes,
-  urlForSpan,
-} from "@/lib/telemetry/tracing";
+import { failSpan, setSpanAttributes, urlForSpan } from "@/lib/telemetry/tracing";
 import { findTargetProblem } from "./ssrf";
 import {
   ensureWebhookQueue,
@@ -54,24 +48,17 @@ async function record(
  * last attempt, which marks the delivery failed.
  */
 export function deliverWebhook(job: Job<WebhookDeliveryJob>) {
-  return inSpan(
-    "webhook deliver",
-    {
-      kind: SpanKind.CONSUMER,
-      parent: contextFromCarrier(job.data.trace),
-      attributes: {
-        "messaging.system": "pg-boss",
-        "messaging.destination.name": WEBHOOK_DELIVERY_QUEUE,
-        "brand_studio.delivery_id": job.data.deliveryId,
-        "brand_studio.attempt": job.retryCount + 1,
-      },
-    },
+  return runInSpan(
+    WEBHOOK_DELIVERY_QUEUE,
+    job,
+    { "brand_studio.delivery_id": job.data.deliveryId, "brand_studio.attempt": job.retryCount + 1 },
     (span) =>
       attemptDelivery(job, (outcome, attributes = {}) => {
         metrics().webhookDeliveries.inc({ outcome });
         setSpanAttributes(span, { "brand_studio.outcome": outcome, ...attributes });
         if (outcome !== "delivered") failSpan(span, outcome);
       }),
+    "webhook deliver",
   );
 }
 

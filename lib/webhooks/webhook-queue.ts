@@ -1,8 +1,7 @@
 import type { PgBoss } from "pg-boss";
 import { getEnv } from "@/lib/config";
 import { getQueue } from "@/lib/queue/boss";
-import { metrics } from "@/lib/telemetry/metrics";
-import { currentTraceCarrier, inSpan, SpanKind, type TraceCarrier } from "@/lib/telemetry/tracing";
+import { enqueueInSpan, type TracedJob } from "@/lib/queue/job-spans";
 
 export const WEBHOOK_DELIVERY_QUEUE = "webhook-delivery";
 /**
@@ -13,7 +12,7 @@ export const WEBHOOK_DELIVERY_QUEUE = "webhook-delivery";
 export const WEBHOOK_RETRY_LIMIT = 12;
 
 /** `trace`: the W3C context of the enqueue (tracing on), so a delivery joins the trace that caused it. */
-export type WebhookDeliveryJob = { deliveryId: string; trace?: TraceCarrier };
+export type WebhookDeliveryJob = { deliveryId: string } & TracedJob;
 
 const globalForWebhookQueue = globalThis as unknown as {
   brandStudioWebhookQueue?: WeakMap<PgBoss, Promise<void>>;
@@ -45,20 +44,8 @@ export function ensureWebhookQueue(boss: PgBoss) {
 export async function enqueueDelivery(deliveryId: string) {
   const boss = await getQueue();
   await ensureWebhookQueue(boss);
-  await inSpan(
-    `${WEBHOOK_DELIVERY_QUEUE} enqueue`,
-    {
-      kind: SpanKind.PRODUCER,
-      attributes: {
-        "messaging.system": "pg-boss",
-        "messaging.destination.name": WEBHOOK_DELIVERY_QUEUE,
-        "brand_studio.delivery_id": deliveryId,
-      },
-    },
-    async () => {
-      const data: WebhookDeliveryJob = { deliveryId, trace: currentTraceCarrier() };
-      await boss.send(WEBHOOK_DELIVERY_QUEUE, data);
-      metrics().enqueued.inc({ queue: WEBHOOK_DELIVERY_QUEUE });
-    },
-  );
+  await enqueueInSpan(WEBHOOK_DELIVERY_QUEUE, { "brand_studio.delivery_id": deliveryId }, async (trace) => {
+    const data: WebhookDeliveryJob = { deliveryId, trace };
+    await boss.send(WEBHOOK_DELIVERY_QUEUE, data);
+  });
 }

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import { createOpenAI } from "@ai-sdk/openai";
 import { experimental_generateSpeech as generateSpeech } from "ai";
 import { getEnv } from "@/lib/config";
+import { inAiSpan } from "@/lib/telemetry/tracing";
 import { type EspeakProgram, findEspeak, findEspeakWasm } from "./find-binary";
 import { type Pcm, readWav, SHELL, speak, speakAll } from "./speech";
 
@@ -30,16 +31,18 @@ function openAiEngine(options: SpeechOptions): SpeechEngine | null {
   return {
     name: "openai",
     async say(text, _wavFile, signal) {
-      const { audio } = await generateSpeech({
-        model,
-        text,
-        voice: options.voice ?? env.TTS_VOICE,
-        outputFormat: "wav",
-        // The brief's pace, against espeak-ng's default 175 words a minute (OpenAI's speed 1).
-        speed: Math.round((options.wordsPerMinute / 175) * 100) / 100,
-        abortSignal: signal,
-        maxRetries: 1,
-      });
+      const { audio } = await inAiSpan("generateSpeech", env.TTS_MODEL, () =>
+        generateSpeech({
+          model,
+          text,
+          voice: options.voice ?? env.TTS_VOICE,
+          outputFormat: "wav",
+          // The brief's pace, against espeak-ng's default 175 words a minute (OpenAI's speed 1).
+          speed: Math.round((options.wordsPerMinute / 175) * 100) / 100,
+          abortSignal: signal,
+          maxRetries: 1,
+        }),
+      );
       return readWav(Buffer.from(audio.uint8Array));
     },
   };

@@ -5,25 +5,79 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { getMediaStorage } from "@/lib/media/storage";
+import { countedCall } from "@/lib/telemetry/counted-call";
+import { inSpan, setSpanAttributes, urlForSpan } from "@/lib/telemetry/tracing";
 import { findFfmpeg } from "../local/find-binary";
 import { runProcess } from "../local/run-process";
 import { type RenderResult, videoMediaPrefix } from "../provider";
-import { ProviderError } from "./provider-http";
+import { ProviderError, providerCallFailure } from "./provider-http";
 import type { ProviderPoll } from "./types";
 
 const DOWNLOAD_TIMEOUT_MS = 10 * 60 * 1000;
 
-async function download(provider: string, url: string, file: string, signal: AbortSignal) {
-  const response = await fetch(url, {
-    signal: AbortSignal.any([signal, AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS)]),
-  });
-  if (!response.ok || !response.body) {
-    throw new ProviderError(provider, `Downloading the finished video answered ${response.status}.`, {
-      status: response.status,
-      transient: true,
-    });
+/** One download from the provider's storage, spanned and counted with the provider's other calls. */
+function download(provider: string, url: string, file: string, signal: AbortSignal) {
+  return countedCall(
+    provider,
+    "render download",
+    { "url.full": urlForSpan(url) },
+    providerCallFailure,
+    async (span) => {
+      const response = await fetch(url, {
+        signal: AbortSignal.any([signal, AbortSignal.timeout(DOWNLOAD_TIMEOUT_MS)]),
+      });
+      setSpanAttributes(span, { "http.response.status_code": response.status });
+      if (!response.ok || !response.body) {
+        throw new ProviderError(provider, `Downloading the finished video answered ${response.status}.`, {
+          status: response.status,
+          transient: true,
+        });
+      }
+      await pipeline(Readable.fromWeb(response.body as WebReadableStream), fs.createWriteStream(file));
+    },
+  );
+}
+
+/** The poster frame: cut by ffmpeg at 0.5 s (else the first frame), or the provider's thumbnail without ffmpeg. */
+async function makePoster(
+  provider: string,
+  result: ProviderPoll,
+  videoFile: string,
+  posterFile: string,
+  signal: AbortSignal,
+) {
+  const ffmpeg = await findFfmpeg();
+  if (ffmpeg) {
+    const cut = (input: string[]) =>
+      runProcess(
+        ffmpeg,
+        [
+          "-nostdin",
+          "-hide_banner",
+          "-v",
+          "error",
+          "-y",
+          ...input,
+          "-frames:v",
+          "1",
+          "-q:v",
+          "3",
+          posterFile,
+        ],
+        { signal },
+      );
+    await cut(["-ss", "0.5", "-i", videoFile]).catch(() => cut(["-i", videoFile]));
+  } else if (result.thumbnailUrl) {
+    await download(provider, result.thumbnailUrl, posterFile, signal);
+  } else {
+    throw new ProviderError(
+      provider,
+      "No poster frame: ffmpeg is missing and the provider sent no thumbnail.",
+      {
+        transient: false,
+      },
+    );
   }
-  await pipeline(Readable.fromWeb(response.body as WebReadableStream), fs.createWriteStream(file));
 }
 
 /**
@@ -45,48 +99,14 @@ export async function storeProviderResult(options: {
     const videoFile = path.join(dir, "video.mp4");
     await download(provider, result.resultUrl, videoFile, signal);
     const posterFile = path.join(dir, "poster.jpg");
-    const ffmpeg = await findFfmpeg();
-    if (ffmpeg) {
-      await runProcess(
-        ffmpeg,
-        [
-          "-nostdin",
-          "-hide_banner",
-          "-v",
-          "error",
-          "-y",
-          "-ss",
-          "0.5",
-          "-i",
-          videoFile,
-          "-frames:v",
-          "1",
-          "-q:v",
-          "3",
-          posterFile,
-        ],
-        { signal },
-      ).catch(() =>
-        runProcess(ffmpeg, ["-nostdin", "-v", "error", "-y", "-i", videoFile, "-frames:v", "1", posterFile], {
-          signal,
-        }),
-      );
-    } else if (result.thumbnailUrl) {
-      await download(provider, result.thumbnailUrl, posterFile, signal);
-    } else {
-      throw new ProviderError(
-        provider,
-        "No poster frame: ffmpeg is missing and the provider sent no thumbnail.",
-        {
-          transient: false,
-        },
-      );
-    }
+    await inSpan("render poster", {}, () => makePoster(provider, result, videoFile, posterFile, signal));
     const storage = getMediaStorage();
     const videoKey = `${videoMediaPrefix(jobId)}/video.mp4`;
     const posterKey = `${videoMediaPrefix(jobId)}/poster.jpg`;
-    await storage.put(videoKey, videoFile);
-    await storage.put(posterKey, posterFile);
+    await inSpan("render upload", { attributes: { "brand_studio.files": 2 } }, async () => {
+      await storage.put(videoKey, videoFile);
+      await storage.put(posterKey, posterFile);
+    });
     return { videoKey, posterKey, durationSeconds: result.durationSeconds ?? 0 };
   } finally {
     await fs.promises.rm(dir, { recursive: true, force: true });

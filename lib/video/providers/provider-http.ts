@@ -1,6 +1,6 @@
 import { getEnv } from "@/lib/config";
-import { metrics } from "@/lib/telemetry/metrics";
-import { failSpan, inSpan, SpanKind, setSpanAttributes, urlForSpan } from "@/lib/telemetry/tracing";
+import { type CallFailure, countedCall, statusOutcome } from "@/lib/telemetry/counted-call";
+import { setSpanAttributes, urlForSpan } from "@/lib/telemetry/tracing";
 import { recordProviderFailure, recordProviderSuccess } from "./circuit";
 
 /**
@@ -61,48 +61,27 @@ function describeBody(text: string): string {
  */
 export function providerFetch(provider: string, url: string, init: RequestInit = {}): Promise<Response> {
   const method = init.method ?? "GET";
-  return inSpan(
+  return countedCall(
+    provider,
     `${provider} ${method}`,
-    {
-      kind: SpanKind.CLIENT,
-      attributes: {
-        "brand_studio.provider": provider,
-        "http.request.method": method,
-        "url.full": urlForSpan(url),
-      },
-    },
+    { "http.request.method": method, "url.full": urlForSpan(url) },
+    providerCallFailure,
     async (span) => {
-      try {
-        const response = await requestProvider(provider, url, init);
-        const outcome = "ok";
-        metrics().providerCalls.inc({ provider, outcome });
-        setSpanAttributes(span, {
-          "http.response.status_code": response.status,
-          "brand_studio.outcome": outcome,
-        });
-        return response;
-      } catch (error) {
-        const status = error instanceof ProviderError ? error.status : undefined;
-        const outcome =
-          status === undefined
-            ? error instanceof ProviderError && /in time/.test(error.message)
-              ? "timeout"
-              : "unreachable"
-            : status >= 500
-              ? "server_error"
-              : status === 429
-                ? "rate_limited"
-                : "client_error";
-        metrics().providerCalls.inc({ provider, outcome });
-        setSpanAttributes(span, {
-          "brand_studio.outcome": outcome,
-          ...(status ? { "http.response.status_code": status } : {}),
-        });
-        failSpan(span, outcome);
-        throw error;
-      }
+      const response = await requestProvider(provider, url, init);
+      setSpanAttributes(span, { "http.response.status_code": response.status });
+      return response;
     },
   );
+}
+
+/** How a failed provider request ended, for its span and brand_studio_provider_calls_total. */
+export function providerCallFailure(error: unknown): CallFailure {
+  const status = error instanceof ProviderError ? error.status : undefined;
+  if (status !== undefined) return { outcome: statusOutcome(status), status };
+  const timedOut =
+    (error as Error)?.name === "TimeoutError" ||
+    (error instanceof ProviderError && /in time/.test(error.message));
+  return { outcome: timedOut ? "timeout" : "unreachable" };
 }
 
 async function requestProvider(provider: string, url: string, init: RequestInit): Promise<Response> {
