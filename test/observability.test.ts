@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newUser, signIn } from "./support/auth";
 import { startFakeHeygen } from "./support/fake-heygen";
+import { type FakeOpenAI, startFakeOpenAI } from "./support/fake-openai";
 import { type FakeTelegram, startFakeTelegram } from "./support/fake-telegram";
 import { api, baseUrl } from "./support/http";
 import { makeImage } from "./support/images";
@@ -274,14 +275,8 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
     });
     expect(hook.status).toBe(201);
     const brandId = await client.newBrand();
-    const created = await client.createJob({ brandId, mode: "regular", script: SCRIPT });
-    expect(created.status).toBe(202);
+    const { created, job } = await client.runJob({ brandId, mode: "regular", script: SCRIPT }, 150_000);
     const requestId = created.headers.get("x-request-id");
-    const { job } = await client.pollJob(
-      created.body.jobId,
-      (j) => j.status !== "queued" && j.status !== "running",
-      150_000,
-    );
     expect(job.status).toBe("succeeded");
     await waitFor(() => hooks.received.length > 0, { what: "the webhook delivery" });
 
@@ -461,13 +456,7 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
       "brand_studio.outcome": "ok",
     });
 
-    const created = await client.createJob({ brandId, mode: "avatar", script: SCRIPT });
-    expect(created.status).toBe(202);
-    const { job } = await client.pollJob(
-      created.body.jobId,
-      (j) => j.status !== "queued" && j.status !== "running",
-      90_000,
-    );
+    const { created, job } = await client.runJob({ brandId, mode: "avatar", script: SCRIPT });
     expect(job.status).toBe("succeeded");
     const post = await operationSpan("generate-video", created);
     const run = await waitFor(() => spansOf(post.traceId).find((span) => span.name === "video-render run"), {
@@ -651,4 +640,115 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
     ).toBeGreaterThanOrEqual(1);
     heygen.behavior.outage = false;
   }, 240_000);
+});
+
+describe("AI calls in traces: the model, its moderation, an image and speech (fake OpenAI)", () => {
+  let otlp: Awaited<ReturnType<typeof startOtlpReceiver>>;
+  let openai: FakeOpenAI;
+  let server: TestServer;
+  let client: ReturnType<typeof videoClient>;
+  const TOPIC = "Our autumn blend with notes of fig and cocoa";
+
+  beforeAll(async () => {
+    otlp = await startOtlpReceiver();
+    openai = await startFakeOpenAI();
+    server = await startTestServer({
+      env: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+        OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+        OTEL_BSP_SCHEDULE_DELAY: "200",
+        OPENAI_BASE_URL: openai.url,
+        OPENAI_API_KEY: "sk-fake-trace-key",
+        OPENAI_MODEL: "gpt-fake",
+        IMAGE_MODEL: "gpt-image-1",
+        TTS_MODEL: "gpt-4o-mini-tts",
+      },
+    });
+    client = videoClient(server.url, (await newUser(server.url)).token);
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    await openai?.close();
+    await otlp?.close();
+  });
+
+  /** The spans of the operation that gave `response`, and of everything under it, once `names` are all there. */
+  async function traceOf(operation: string, response: { headers: Headers }, names: string[]) {
+    const requestId = response.headers.get("x-request-id");
+    return waitFor(
+      () => {
+        const root = otlp.spans.find(
+          (span) => span.name === operation && span.attributes["brand_studio.request_id"] === requestId,
+        );
+        const spans = root ? otlp.spans.filter((span) => span.traceId === root.traceId) : [];
+        return names.every((name) => spans.some((span) => span.name === name)) && { root, spans };
+      },
+      { what: `${names.join(", ")} in the trace of ${operation}`, timeoutMs: 20_000 },
+    );
+  }
+
+  /** No span carries what the model was asked or answered: no ai.prompt* / ai.response.text, nor the words. */
+  function expectNoContent(spans: ReceivedSpan[], words: string[]) {
+    for (const span of spans) {
+      expect(Object.keys(span.attributes).filter((key) => /^ai\.(prompt|response\.text)/.test(key))).toEqual(
+        [],
+      );
+      const text = JSON.stringify(span.attributes);
+      for (const word of words) expect(text.includes(word), `${span.name}: ${text}`).toBe(false);
+    }
+  }
+
+  it("traces the draft's model call and its moderation, then the picture made for it, without the prompts", async () => {
+    const brandId = await client.newBrand();
+    const created = await client.call("/api/content/create", {
+      method: "POST",
+      json: { brandId, channel: "instagram", goal: "traffic", topic: TOPIC },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const draft = await traceOf("generate-post", created, ["ai.generateText", "ai.moderate"]);
+    const model = draft.spans.find((span) => span.name === "ai.generateText");
+    expect(model?.attributes).toMatchObject({ "ai.model.id": "gpt-fake" });
+    const moderations = draft.spans.filter((span) => span.name === "ai.moderate");
+    expect(moderations.length).toBeGreaterThanOrEqual(2); // the brief, then the draft
+    for (const span of moderations) {
+      expect(span).toMatchObject({
+        kind: 3, // CLIENT
+        parentSpanId: draft.root?.spanId,
+        attributes: { "gen_ai.operation.name": "moderate", "gen_ai.request.model": "omni-moderation-latest" },
+      });
+    }
+    expectNoContent(draft.spans, [TOPIC, "sk-fake-trace-key", created.body.caption]);
+
+    const pictured = await client.call(`/api/posts/${created.body.postId}/media/0/image/generate`, {
+      method: "POST",
+    });
+    expect(pictured.status, JSON.stringify(pictured.body)).toBe(200);
+    const image = await traceOf("generate-media-image", pictured, ["ai.generateImage"]);
+    expect(image.spans.find((span) => span.name === "ai.generateImage")).toMatchObject({
+      parentSpanId: image.root?.spanId,
+      attributes: { "gen_ai.operation.name": "generateImage", "gen_ai.request.model": "gpt-image-1" },
+    });
+    const [request] = openai.imageRequests();
+    expectNoContent(image.spans, [String(request.body.prompt).slice(0, 40), "sk-fake-trace-key"]);
+  }, 60_000);
+
+  it("traces each phrase OpenAI speaks for a video under its render's speech phase", async () => {
+    const brandId = await client.newBrand();
+    const { created, job } = await client.runJob({ brandId, mode: "regular", script: SCRIPT });
+    expect(job.status).toBe("succeeded");
+    const { spans } = await traceOf("generate-video", created, ["render speech", "ai.generateSpeech"]);
+    const speech = spans.find((span) => span.name === "render speech");
+    const spoken = spans.filter((span) => span.name === "ai.generateSpeech");
+    expect(spoken.length).toBe(
+      openai.requests.filter((request) => request.path.endsWith("/audio/speech")).length,
+    );
+    for (const span of spoken) {
+      expect(span).toMatchObject({
+        parentSpanId: speech?.spanId,
+        attributes: { "gen_ai.operation.name": "generateSpeech", "gen_ai.request.model": "gpt-4o-mini-tts" },
+      });
+    }
+    expectNoContent(spans, [SCRIPT.slice(0, 30), "sk-fake-trace-key"]);
+  }, 120_000);
 });

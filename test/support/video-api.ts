@@ -54,7 +54,19 @@ export function videoClient(server: string, token: string) {
     return { job, seen };
   }
 
-  return { call, newBrand, newPost, createJob, getJob, pollJob };
+  /** Creates a job (it must be accepted) and polls it until it has ended: the creation's answer and the job. */
+  async function runJob(body: Record<string, unknown>, timeoutMs = 90_000) {
+    const created = await createJob(body);
+    if (created.status !== 202) throw new Error(`Job not created: ${created.status} ${created.text}`);
+    const { job } = await pollJob(
+      created.body.jobId,
+      (current) => current.status !== "queued" && current.status !== "running",
+      timeoutMs,
+    );
+    return { created, job };
+  }
+
+  return { call, newBrand, newPost, createJob, getJob, pollJob, runJob };
 }
 
 /** A video job run to its end: its signed video and poster URLs and its length. */
