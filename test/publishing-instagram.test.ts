@@ -1,9 +1,11 @@
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signOAuthState } from "@/lib/publishing/oauth-state";
 import { newUser } from "./support/auth";
 import { type FakeInstagram, fakeInstagramEnv, startFakeInstagram } from "./support/fake-instagram";
 import { api } from "./support/http";
 import { authorizeOAuth, followOAuthCallback } from "./support/oauth-consent";
+import { providerCalls } from "./support/prometheus";
 import { newImagePost, settledPublication } from "./support/publication-api";
 import { expectNoSecretAtRest } from "./support/secrets-at-rest";
 import { startTestServer, type TestServer } from "./support/test-server";
@@ -55,6 +57,9 @@ const publish = (postId: string) =>
 
 const settled = (publicationId: string) => settledPublication(call, publicationId, 40_000);
 
+const metricsToken = `metrics-${randomBytes(12).toString("hex")}`;
+const instagramCalls = (outcome: string) => providerCalls(server.url, metricsToken, "instagram", outcome);
+
 const containersMade = () => instagram.calls.filter((c) => /^POST .*\/media$/.test(c)).length;
 
 beforeAll(async () => {
@@ -64,6 +69,7 @@ beforeAll(async () => {
       ...fakeInstagramEnv(instagram),
       PUBLISH_SWEEP_INTERVAL_SECONDS: "2",
       PUBLISH_TIMEOUT_MS: "8000",
+      METRICS_TOKEN: metricsToken,
     },
   });
   ({ token, userId } = await newUser(server.url));
@@ -360,6 +366,9 @@ describe("publishing to Instagram", () => {
     instagram.behavior.rateLimit = { count: 1, retryAfterSeconds: 1 };
     instagram.behavior.serverError = { count: 1, status: 500 };
     const containersBefore = containersMade();
+    const counted = async () =>
+      Promise.all(["ok", "rate_limited", "server_error"].map((outcome) => instagramCalls(outcome)));
+    const [okBefore, limitedBefore, failedBefore] = await counted();
     const created = await publish(await newPost("Retried until it went through.", 1));
     const done = await settled(created.body.publicationId);
     expect(done.status, JSON.stringify(done)).toBe("published");
@@ -367,6 +376,10 @@ describe("publishing to Instagram", () => {
     expect(instagram.posts).toHaveLength(before + 1);
     // Each retry published the container the first try made (its status said FINISHED): one container.
     expect(containersMade() - containersBefore).toBe(1);
+    // Every call is counted like HeyGen's: the 429 and the 500, and the calls that went through.
+    const [ok, limited, failed] = await counted();
+    expect([limited - limitedBefore, failed - failedBefore]).toEqual([1, 1]);
+    expect(ok - okBefore).toBeGreaterThanOrEqual(3); // the container, its status, media_publish at least
   });
 
   it("answers rate_limited with the reset time once 50 posts were made in 24 hours", async () => {

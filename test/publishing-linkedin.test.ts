@@ -9,7 +9,7 @@ import { type FakeLinkedIn, plainCommentary, startFakeLinkedIn } from "./support
 import { api } from "./support/http";
 import { makeImage } from "./support/images";
 import { authorizeOAuth, followOAuthCallback } from "./support/oauth-consent";
-import { parsePrometheusText, sampleValue } from "./support/prometheus";
+import { providerCalls } from "./support/prometheus";
 import { newImagePost, settledPublication } from "./support/publication-api";
 import { expectNoSecretAtRest } from "./support/secrets-at-rest";
 import { startTestServer, type TestServer } from "./support/test-server";
@@ -470,15 +470,7 @@ describe("publishing to LinkedIn", () => {
       expect(linkedin.videos.size).toBe(videosBefore);
     }, 90_000);
 
-    /** brand_studio_provider_calls_total for LinkedIn with this outcome (the server counts every call). */
-    async function linkedinCalls(outcome: string) {
-      const response = await fetch(`${server.url}/api/metrics`, {
-        headers: { authorization: `Bearer ${metricsToken}` },
-      });
-      expect(response.status).toBe(200);
-      const { samples } = parsePrometheusText(await response.text());
-      return sampleValue(samples, "brand_studio_provider_calls_total", { provider: "linkedin", outcome });
-    }
+    const linkedinCalls = (outcome: string) => providerCalls(server.url, metricsToken, "linkedin", outcome);
 
     it("retries a failed part PUT in place and still posts once", async () => {
       smallParts();

@@ -77,3 +77,13 @@ export function sampleValue(samples: Sample[], name: string, labels: Record<stri
     )
     .reduce((sum, sample) => sum + sample.value, 0);
 }
+
+/** brand_studio_provider_calls_total for one provider and outcome, scraped from a server's /api/metrics. */
+export async function providerCalls(server: string, metricsToken: string, provider: string, outcome: string) {
+  const response = await fetch(`${server}/api/metrics`, {
+    headers: { authorization: `Bearer ${metricsToken}` },
+  });
+  if (response.status !== 200) throw new Error(`/api/metrics answered ${response.status}`);
+  const { samples } = parsePrometheusText(await response.text());
+  return sampleValue(samples, "brand_studio_provider_calls_total", { provider, outcome });
+}
