@@ -113,6 +113,31 @@ async function startOtlpReceiver() {
   };
 }
 
+type OtlpReceiver = Awaited<ReturnType<typeof startOtlpReceiver>>;
+
+/**
+ * The span of the API operation that gave `response` (found by its X-Request-Id) and every span of its
+ * trace, once spans named `names` are all there.
+ */
+function traceOf(
+  otlp: OtlpReceiver,
+  operation: string,
+  response: { headers: Headers },
+  names: string[] = [],
+) {
+  const requestId = response.headers.get("x-request-id");
+  return waitFor(
+    () => {
+      const root = otlp.spans.find(
+        (span) => span.name === operation && span.attributes["brand_studio.request_id"] === requestId,
+      );
+      const spans = root ? otlp.spans.filter((span) => span.traceId === root.traceId) : [];
+      return root && names.every((name) => spans.some((span) => span.name === name)) && { root, spans };
+    },
+    { what: `${[operation, ...names].join(", ")} in the trace of ${operation}`, timeoutMs: 20_000 },
+  );
+}
+
 /** A user's webhook endpoint that answers 200 and records what came. */
 async function startHookReceiver() {
   const received: { headers: http.IncomingHttpHeaders; body: string }[] = [];
@@ -239,18 +264,6 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
     return parsePrometheusText(text).samples;
   };
 
-  /** The span of the API operation that gave `response` (found by its X-Request-Id). */
-  const operationSpan = (operation: string, response: { headers: Headers }) =>
-    waitFor(
-      () =>
-        otlp.spans.find(
-          (span) =>
-            span.name === operation &&
-            span.attributes["brand_studio.request_id"] === response.headers.get("x-request-id"),
-        ),
-      { what: `the span of ${operation}`, timeoutMs: 20_000 },
-    );
-
   /** Uploads a photo as the brand's avatar and waits for HeyGen to accept it; the upload's answer. */
   async function uploadAvatar(brandId: string) {
     const form = new FormData();
@@ -280,7 +293,7 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
     expect(job.status).toBe("succeeded");
     await waitFor(() => hooks.received.length > 0, { what: "the webhook delivery" });
 
-    const post = await operationSpan("generate-video", created);
+    const { root: post } = await traceOf(otlp, "generate-video", created);
     expect(post.service).toBe("brand-studio-web");
     expect(post.attributes["http.response.status_code"]).toBe(202);
     const inTrace = () => otlp.spans.filter((span) => span.traceId === post.traceId);
@@ -431,48 +444,40 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
 
   it("follows an avatar from its upload to HeyGen on the worker, and an avatar render's download, poster and upload", async () => {
     const brandId = await client.newBrand();
-    const upload = await operationSpan("upload-avatar", await uploadAvatar(brandId));
-    const spansOf = (traceId: string) => otlp.spans.filter((span) => span.traceId === traceId);
-    const training = await waitFor(
-      () => spansOf(upload.traceId).find((span) => span.name === "avatar-training run"),
-      { what: "the training run in the upload's trace", timeoutMs: 20_000 },
-    );
-    const enqueue = spansOf(upload.traceId).find((span) => span.name === "avatar-training enqueue");
-    expect(enqueue?.parentSpanId).toBe(upload.spanId);
-    expect(training).toMatchObject({
+    const training = await traceOf(otlp, "upload-avatar", await uploadAvatar(brandId), [
+      "avatar-training enqueue",
+      "avatar-training run",
+      "heygen POST",
+    ]);
+    const named = (spans: ReceivedSpan[], name: string) => spans.find((span) => span.name === name);
+    const enqueue = named(training.spans, "avatar-training enqueue");
+    const run = named(training.spans, "avatar-training run");
+    expect(enqueue?.parentSpanId).toBe(training.root.spanId);
+    expect(run).toMatchObject({
       service: "brand-studio-worker",
       parentSpanId: enqueue?.spanId,
       attributes: { "brand_studio.brand_id": brandId, "brand_studio.outcome": "succeeded" },
     });
-    const photo = await waitFor(
-      () =>
-        spansOf(upload.traceId).find(
-          (span) => span.name === "heygen POST" && span.parentSpanId === training.spanId,
-        ),
-      { what: "HeyGen's talking-photo upload under the training run", timeoutMs: 20_000 },
-    );
-    expect(photo.attributes).toMatchObject({
-      "brand_studio.provider": "heygen",
-      "brand_studio.outcome": "ok",
+    // HeyGen's talking-photo upload is the training run's call.
+    expect(named(training.spans, "heygen POST")).toMatchObject({
+      parentSpanId: run?.spanId,
+      attributes: { "brand_studio.provider": "heygen", "brand_studio.outcome": "ok" },
     });
 
     const { created, job } = await client.runJob({ brandId, mode: "avatar", script: SCRIPT });
     expect(job.status).toBe("succeeded");
-    const post = await operationSpan("generate-video", created);
-    const run = await waitFor(() => spansOf(post.traceId).find((span) => span.name === "video-render run"), {
-      what: "the render run in the POST's trace",
-      timeoutMs: 20_000,
-    });
+    const render = await traceOf(otlp, "generate-video", created, [
+      "video-render run",
+      "render download",
+      "render poster",
+      "render upload",
+    ]);
+    const renderRun = named(render.spans, "video-render run");
     // Download, poster and upload are the run's, in order; the download names HeyGen's file without its query.
-    const phases = await waitFor(
-      () => {
-        const found = ["render download", "render poster", "render upload"].map((name) =>
-          spansOf(post.traceId).find((span) => span.name === name && span.parentSpanId === run.spanId),
-        );
-        return found.every(Boolean) && (found as ReceivedSpan[]);
-      },
-      { what: "the hosted render's phases under the run", timeoutMs: 20_000 },
+    const phases = ["render download", "render poster", "render upload"].map(
+      (name) => named(render.spans, name) as ReceivedSpan,
     );
+    expect(phases.map((span) => span.parentSpanId)).toEqual(Array(3).fill(renderRun?.spanId));
     expect(phases.map((span) => span.service)).toEqual(Array(3).fill("brand-studio-worker"));
     expect(phases[0].attributes).toMatchObject({
       "brand_studio.provider": "heygen",
@@ -673,21 +678,6 @@ describe("AI calls in traces: the model, its moderation, an image and speech (fa
     await otlp?.close();
   });
 
-  /** The spans of the operation that gave `response`, and of everything under it, once `names` are all there. */
-  async function traceOf(operation: string, response: { headers: Headers }, names: string[]) {
-    const requestId = response.headers.get("x-request-id");
-    return waitFor(
-      () => {
-        const root = otlp.spans.find(
-          (span) => span.name === operation && span.attributes["brand_studio.request_id"] === requestId,
-        );
-        const spans = root ? otlp.spans.filter((span) => span.traceId === root.traceId) : [];
-        return names.every((name) => spans.some((span) => span.name === name)) && { root, spans };
-      },
-      { what: `${names.join(", ")} in the trace of ${operation}`, timeoutMs: 20_000 },
-    );
-  }
-
   /** No span carries what the model was asked or answered: no ai.prompt* / ai.response.text, nor the words. */
   function expectNoContent(spans: ReceivedSpan[], words: string[]) {
     for (const span of spans) {
@@ -706,7 +696,7 @@ describe("AI calls in traces: the model, its moderation, an image and speech (fa
       json: { brandId, channel: "instagram", goal: "traffic", topic: TOPIC },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const draft = await traceOf("generate-post", created, ["ai.generateText", "ai.moderate"]);
+    const draft = await traceOf(otlp, "generate-post", created, ["ai.generateText", "ai.moderate"]);
     const model = draft.spans.find((span) => span.name === "ai.generateText");
     expect(model?.attributes).toMatchObject({ "ai.model.id": "gpt-fake" });
     const moderations = draft.spans.filter((span) => span.name === "ai.moderate");
@@ -714,7 +704,7 @@ describe("AI calls in traces: the model, its moderation, an image and speech (fa
     for (const span of moderations) {
       expect(span).toMatchObject({
         kind: 3, // CLIENT
-        parentSpanId: draft.root?.spanId,
+        parentSpanId: draft.root.spanId,
         attributes: { "gen_ai.operation.name": "moderate", "gen_ai.request.model": "omni-moderation-latest" },
       });
     }
@@ -724,9 +714,9 @@ describe("AI calls in traces: the model, its moderation, an image and speech (fa
       method: "POST",
     });
     expect(pictured.status, JSON.stringify(pictured.body)).toBe(200);
-    const image = await traceOf("generate-media-image", pictured, ["ai.generateImage"]);
+    const image = await traceOf(otlp, "generate-media-image", pictured, ["ai.generateImage"]);
     expect(image.spans.find((span) => span.name === "ai.generateImage")).toMatchObject({
-      parentSpanId: image.root?.spanId,
+      parentSpanId: image.root.spanId,
       attributes: { "gen_ai.operation.name": "generateImage", "gen_ai.request.model": "gpt-image-1" },
     });
     const [request] = openai.imageRequests();
@@ -737,7 +727,7 @@ describe("AI calls in traces: the model, its moderation, an image and speech (fa
     const brandId = await client.newBrand();
     const { created, job } = await client.runJob({ brandId, mode: "regular", script: SCRIPT });
     expect(job.status).toBe("succeeded");
-    const { spans } = await traceOf("generate-video", created, ["render speech", "ai.generateSpeech"]);
+    const { spans } = await traceOf(otlp, "generate-video", created, ["render speech", "ai.generateSpeech"]);
     const speech = spans.find((span) => span.name === "render speech");
     const spoken = spans.filter((span) => span.name === "ai.generateSpeech");
     expect(spoken.length).toBe(
