@@ -2,14 +2,15 @@ import os from "node:os";
 import { signInAsDemo } from "../test/support/auth";
 import { cpuMs, median, sleep, timedRequest } from "./measure";
 import { summariseProfile } from "./profile";
-import { contentCreateLatencies } from "./scenarios";
+import { contentCreateLatencies, postLatencies } from "./scenarios";
 import { type AppServer, buildAll, type Running, startApp, startBaselineNext } from "./servers";
 
 /**
  * `node --conditions=react-server --import tsx bench/create.ts [--pg <url>] [--rounds n] [--n n] [--profile]`:
  * content/create alone, against the trivial Next route in the same run, without the rest of the bench (no video
- * job, no throughput runs). Per round: 100 trivial GETs, then `n` creates on each app (concurrency 1), with the
- * server's CPU time per create. Prints the medians and the load average. Needs the builds `npm run bench` makes.
+ * job, no throughput runs). Per round: 100 trivial GETs; 100 POSTs of a create's body to the trivial route (the
+ * framework's floor under a create: Next reading a JSON body and answering 201); then `n` creates on each app
+ * (concurrency 1), with the server's CPU time per create. Prints the medians and the load average. Needs the builds `npm run bench` makes.
  * `--before <checkout>` also runs that checkout's build on PGlite (say a worktree of an older commit, built
  * with `NEXT_DIST_DIR=.next-test npx next build`; PGlite migrates itself from its own checkout), in the same
  * rounds. Not on PostgreSQL: this checkout's `db:migrate` would give the older app newer migrations.
@@ -67,6 +68,7 @@ async function main() {
     const warm = Number(option("--warm") ?? 30);
     for (const s of sessions) await creates(s, warm, 90_000);
     for (let i = 0; i < warm * 10; i++) await timedRequest(`${trivial.url}/api/bench`);
+    await postLatencies(`${trivial.url}/api/bench`, warm * 10);
     console.log(
       `load before: ${os
         .loadavg()
@@ -80,7 +82,11 @@ async function main() {
       const t: number[] = [];
       for (let i = 0; i < 100; i++) t.push((await timedRequest(`${trivial.url}/api/bench`)).ms);
       const trivialCpu = (cpuMs(trivial.pid) - cpuBefore) / 100;
-      const row = [`trivial ${median(t).toFixed(2)} ms (cpu ${trivialCpu.toFixed(2)})`];
+      const post = median(await postLatencies(`${trivial.url}/api/bench`, 100));
+      const row = [
+        `trivial ${median(t).toFixed(2)} ms (cpu ${trivialCpu.toFixed(2)})`,
+        `trivial POST ${post.toFixed(2)} ms = ${(post / median(t)).toFixed(2)}x`,
+      ];
       for (const s of sessions) {
         const r = await creates(s, n, round * 1000);
         row.push(

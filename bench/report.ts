@@ -18,7 +18,12 @@ export type TracingOnlyResult = {
   loadAfter: number[];
   elapsedSeconds: number;
   throughput: Throughput[];
-  contentCreate: { trivialP50: number; apps: { name: string; p50: number; cpuPerReq?: number }[] };
+  contentCreate: {
+    trivialP50: number;
+    /** The trivial route's POST of the same body (Next reads JSON, answers 201): the floor under any create. */
+    trivialPostP50?: number;
+    apps: { name: string; p50: number; cpuPerReq?: number }[];
+  };
   tracing: TracingRun;
 };
 
@@ -30,7 +35,12 @@ export type BenchResult = {
   loadAfter: number[];
   elapsedSeconds: number;
   throughput: Throughput[];
-  contentCreate: { trivialP50: number; apps: { name: string; p50: number; cpuPerReq?: number }[] };
+  contentCreate: {
+    trivialP50: number;
+    /** The trivial route's POST of the same body (Next reads JSON, answers 201): the floor under any create. */
+    trivialPostP50?: number;
+    apps: { name: string; p50: number; cpuPerReq?: number }[];
+  };
   /** The same app with tracing off (`app`) and on (`traced`, exporting to a local OTLP receiver). */
   tracing?: TracingRun;
   queue: { name: string; p50: number; p95: number; n: number }[];
@@ -147,12 +157,12 @@ The polled job is a finished one (status \`succeeded\`). "poll 304" sends \`If-N
 
 ## POST /api/content/create, local model, concurrency 1
 
-Each app first answers ${CREATE_WARM_UP} creates that are not measured (the trivial route is warm from the throughput runs).
+Each app first answers ${CREATE_WARM_UP} creates that are not measured (the trivial route is warm from the throughput runs, and answers 1,000 POSTs before the first round).
 
 | | p50 ms (median of ${r.rounds} rounds) | vs trivial route |
 |---|---|---|
 | trivial Next route (GET, same client) | ${f2(r.contentCreate.trivialP50)} | 1.0× |
-${r.contentCreate.apps.map((a) => `| content/create, ${a.name} | ${f2(a.p50)} | ${f1(a.p50 / r.contentCreate.trivialP50)}× |`).join("\n")}
+${r.contentCreate.trivialPostP50 === undefined ? "" : `| trivial Next route, POST of the same body (reads it, answers 201; no work) | ${f2(r.contentCreate.trivialPostP50)} | ${f1(r.contentCreate.trivialPostP50 / r.contentCreate.trivialP50)}× |\n`}${r.contentCreate.apps.map((a) => `| content/create, ${a.name} | ${f2(a.p50)} | ${f1(a.p50 / r.contentCreate.trivialP50)}× |`).join("\n")}
 
 ${tracingSection(r, byName, ratio)}
 ## Enqueue → running, seen by the client

@@ -64,18 +64,23 @@ export async function prepareSession(server: AppServer): Promise<AppSession> {
 }
 
 /** POST /api/content/create at concurrency 1: one request after the other, each latency kept. */
+/** The body of the i-th measured create (the trivial POST sends the same). */
+export function createBody(brandId: string, i: number, seedBase: number) {
+  return {
+    brandId,
+    channel: (["telegram", "instagram", "linkedin"] as const)[i % 3],
+    topic: "Our new single-origin Ethiopian roast arrives this week",
+    goal: "traffic",
+    seed: seedBase + i,
+  };
+}
+
 export async function contentCreateLatencies(session: AppSession, n: number, seedBase: number) {
   const samples: number[] = [];
   for (let i = 0; i < n; i++) {
     const response = await call(session.server, session.apiKey, "/api/content/create", {
       method: "POST",
-      body: {
-        brandId: session.brandId,
-        channel: (["telegram", "instagram", "linkedin"] as const)[i % 3],
-        topic: "Our new single-origin Ethiopian roast arrives this week",
-        goal: "traffic",
-        seed: seedBase + i,
-      },
+      body: createBody(session.brandId, i, seedBase),
     });
     if (response.status !== 201) throw new Error(`content/create: ${response.status} ${response.body}`);
     samples.push(response.ms);
@@ -91,6 +96,24 @@ export const CREATE_WARM_UP = 100;
 
 export async function warmContentCreate(session: AppSession) {
   await contentCreateLatencies(session, CREATE_WARM_UP, 900_000);
+}
+
+/**
+ * The trivial route's POST with a create's body and an API key's header: what Next costs to read a JSON body and
+ * answer 201 with JSON, the framework's floor under any create.
+ */
+export async function postLatencies(url: string, n: number) {
+  const samples: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const response = await timedRequest(url, {
+      method: "POST",
+      headers: { authorization: "Bearer bs_bench", "content-type": "application/json" },
+      body: JSON.stringify(createBody("brd_bench", i, 0)),
+    });
+    if (response.status !== 201) throw new Error(`${url}: ${response.status}`);
+    samples.push(response.ms);
+  }
+  return samples;
 }
 
 /** The same loop against a constant-JSON GET, for the ratio. */
