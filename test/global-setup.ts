@@ -1,5 +1,5 @@
 import type { TestProject } from "vitest/node";
-import { startTestServer } from "./support/test-server";
+import { prepareDatabaseTemplate, startTestServer } from "./support/test-server";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -10,8 +10,13 @@ declare module "vitest" {
 
 /** One shared server for the HTTP tests; tests that need other settings start their own. */
 export default async function setup(project: TestProject) {
+  // Test servers start on copies of one prepared database (PGlite folder or PostgreSQL template).
+  const removeTemplate = await prepareDatabaseTemplate();
   const server = await startTestServer();
   project.provide("baseUrl", server.url);
   project.provide("authSecret", server.authSecret);
-  return () => server.stop();
+  return async () => {
+    await server.stop();
+    await removeTemplate();
+  };
 }
