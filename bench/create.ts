@@ -10,7 +10,8 @@ import { type AppServer, buildAll, type Running, startApp, startBaselineNext } f
  * content/create alone, against the trivial Next route in the same run, without the rest of the bench (no video
  * job, no throughput runs). Per round: 100 trivial GETs; 100 POSTs of a create's body to the trivial route (the
  * framework's floor under a create: Next reading a JSON body and answering 201); then `n` creates on each app
- * (concurrency 1), with the server's CPU time per create. Prints the medians and the load average. Needs the builds `npm run bench` makes.
+ * (concurrency 1), with the server's CPU time per create. Prints the medians and the load average. Needs the
+ * builds `npm run bench` makes.
  * `--before <checkout>` also runs that checkout's build on PGlite (say a worktree of an older commit, built
  * with `NEXT_DIST_DIR=.next-test npx next build`; PGlite migrates itself from its own checkout), in the same
  * rounds. Not on PostgreSQL: this checkout's `db:migrate` would give the older app newer migrations.

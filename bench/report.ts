@@ -4,7 +4,7 @@ import path from "node:path";
 import type { PageSize } from "./first-load";
 import { summariseProfile } from "./profile";
 import { type RenderBench, renderBenchRows } from "./render";
-import { CREATE_WARM_UP } from "./scenarios";
+import { CREATE_WARM_UP, TRIVIAL_POST_WARM_UP } from "./scenarios";
 
 type Throughput = { name: string; rps: number; p50: number; cpuPerReq: number; runs: number[] };
 type TracingRun = { app: string; traced: string; exports: number; exportedBytes?: number };
@@ -63,6 +63,20 @@ const signed = (n: number, digits = 2) =>
 function renderSection(render: RenderBench | string) {
   if (typeof render === "string") return render;
   return ["| render | value |", "|---|---|", ...renderBenchRows(render)].join("\n");
+}
+
+/** content/create's table rows: the trivial route's GET (the unit), its POST of the same body, each app. */
+function createRows(c: BenchResult["contentCreate"]) {
+  const row = (name: string, p50: number) => `| ${name} | ${f2(p50)} | ${f1(p50 / c.trivialP50)}× |`;
+  return [
+    row("trivial Next route (GET, same client)", c.trivialP50),
+    ...(c.trivialPostP50 === undefined
+      ? []
+      : [
+          row("trivial Next route, POST of the same body (reads it, answers 201; no work)", c.trivialPostP50),
+        ]),
+    ...c.apps.map((a) => row(`content/create, ${a.name}`, a.p50)),
+  ].join("\n");
 }
 
 export function writeReport(r: BenchResult) {
@@ -157,12 +171,11 @@ The polled job is a finished one (status \`succeeded\`). "poll 304" sends \`If-N
 
 ## POST /api/content/create, local model, concurrency 1
 
-Each app first answers ${CREATE_WARM_UP} creates that are not measured (the trivial route is warm from the throughput runs, and answers 1,000 POSTs before the first round).
+Each app first answers ${CREATE_WARM_UP} creates that are not measured (the trivial route is warm from the throughput runs, and answers ${TRIVIAL_POST_WARM_UP} POSTs before the first round).
 
 | | p50 ms (median of ${r.rounds} rounds) | vs trivial route |
 |---|---|---|
-| trivial Next route (GET, same client) | ${f2(r.contentCreate.trivialP50)} | 1.0× |
-${r.contentCreate.trivialPostP50 === undefined ? "" : `| trivial Next route, POST of the same body (reads it, answers 201; no work) | ${f2(r.contentCreate.trivialPostP50)} | ${f1(r.contentCreate.trivialPostP50 / r.contentCreate.trivialP50)}× |\n`}${r.contentCreate.apps.map((a) => `| content/create, ${a.name} | ${f2(a.p50)} | ${f1(a.p50 / r.contentCreate.trivialP50)}× |`).join("\n")}
+${createRows(r.contentCreate)}
 
 ${tracingSection(r, byName, ratio)}
 ## Enqueue → running, seen by the client

@@ -13,6 +13,7 @@ import {
   getLatencies,
   postLatencies,
   prepareSession,
+  TRIVIAL_POST_WARM_UP,
   warmContentCreate,
 } from "./scenarios";
 import {
@@ -123,8 +124,7 @@ async function tracingOnly(seconds: number, rounds: number) {
     );
     const CREATES = 30;
     for (const s of sessions) await warmContentCreate(s);
-    // The trivial route's GET is warm from the throughput runs; its POST is not.
-    await postLatencies(`${trivial.url}/api/bench`, 1000);
+    await postLatencies(`${trivial.url}/api/bench`, TRIVIAL_POST_WARM_UP);
     for (let round = 0; round < rounds; round++) {
       console.log(`bench: content/create round ${round + 1}/${rounds}`);
       trivialLatency.push(median(await getLatencies(`${trivial.url}/api/bench`, 100)));
@@ -265,8 +265,7 @@ async function main() {
     const trivialPostLatency: number[] = [];
     const createLatency = new Map<string, number[]>(sessions.map((s) => [s.server.name, []]));
     for (const s of sessions) await warmContentCreate(s);
-    // The trivial route's GET is warm from the throughput runs; its POST is not.
-    await postLatencies(`${trivial.url}/api/bench`, 1000);
+    await postLatencies(`${trivial.url}/api/bench`, TRIVIAL_POST_WARM_UP);
     for (let round = 0; round < rounds; round++) {
       console.log(`bench: content/create round ${round + 1}/${rounds}`);
       trivialLatency.push(median(await getLatencies(`${trivial.url}/api/bench`, 100)));

@@ -63,7 +63,6 @@ export async function prepareSession(server: AppServer): Promise<AppSession> {
   }
 }
 
-/** POST /api/content/create at concurrency 1: one request after the other, each latency kept. */
 /** The body of the i-th measured create (the trivial POST sends the same). */
 export function createBody(brandId: string, i: number, seedBase: number) {
   return {
@@ -75,6 +74,7 @@ export function createBody(brandId: string, i: number, seedBase: number) {
   };
 }
 
+/** POST /api/content/create at concurrency 1: one request after the other, each latency kept. */
 export async function contentCreateLatencies(session: AppSession, n: number, seedBase: number) {
   const samples: number[] = [];
   for (let i = 0; i < n; i++) {
@@ -97,6 +97,9 @@ export const CREATE_WARM_UP = 100;
 export async function warmContentCreate(session: AppSession) {
   await contentCreateLatencies(session, CREATE_WARM_UP, 900_000);
 }
+
+/** POSTs to the trivial route before content/create's first round (its GET is warm from the throughput runs). */
+export const TRIVIAL_POST_WARM_UP = 1000;
 
 /**
  * The trivial route's POST with a create's body and an API key's header: what Next costs to read a JSON body and
