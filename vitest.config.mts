@@ -26,23 +26,27 @@ const ALONE = [
   "test/worker-shutdown.test.ts",
 ];
 
-export default defineConfig({
-  resolve: {
-    alias: {
-      "@": path.resolve(import.meta.dirname),
-      // db and the services import "server-only" so the browser can never bundle them; tests run on the server.
-      "server-only": path.resolve(import.meta.dirname, "node_modules/server-only/empty.js"),
-    },
+/**
+ * What both projects run with. They do not extend the root config: a project that does inherits its global
+ * setup and runs it again (a database template and a shared server each), and the root's runs once for both.
+ */
+const resolve = {
+  alias: {
+    "@": path.resolve(import.meta.dirname),
+    // db and the services import "server-only" so the browser can never bundle them; tests run on the server.
+    "server-only": path.resolve(import.meta.dirname, "node_modules/server-only/empty.js"),
   },
+};
+const shared = { setupFiles: ["test/setup-database.ts"], testTimeout: 60_000, hookTimeout: 120_000 };
+
+export default defineConfig({
   test: {
     globalSetup: ["test/global-setup.ts"],
-    setupFiles: ["test/setup-database.ts"],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
     projects: [
       {
-        extends: true,
+        resolve,
         test: {
+          ...shared,
           name: "two at a time",
           include: ["test/**/*.test.ts"],
           exclude: ALONE,
@@ -51,8 +55,14 @@ export default defineConfig({
         },
       },
       {
-        extends: true,
-        test: { name: "alone", include: ALONE, fileParallelism: false, sequence: { groupOrder: 1 } },
+        resolve,
+        test: {
+          ...shared,
+          name: "alone",
+          include: ALONE,
+          fileParallelism: false,
+          sequence: { groupOrder: 1 },
+        },
       },
     ],
   },

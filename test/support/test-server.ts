@@ -209,10 +209,10 @@ export async function startTestServer(
   // env; "" forces PGlite).
   const ownUrl = options.env && "DATABASE_URL" in options.env ? options.env.DATABASE_URL : undefined;
   const database = options.shared
-    ? { url: options.shared.databaseUrl, drop: async () => {} }
+    ? { url: options.shared.databaseUrl, migrated: false, drop: async () => {} }
     : ownUrl !== undefined
       ? ownUrl
-        ? { url: ownUrl, drop: async () => {} }
+        ? { url: ownUrl, migrated: false, drop: async () => {} }
         : undefined
       : process.env.DATABASE_URL
         ? await createTestDatabase(process.env.DATABASE_URL, { fresh })
@@ -222,7 +222,7 @@ export async function startTestServer(
   if (!database && !fresh && pgliteTemplate) fs.cpSync(pgliteTemplate, dataDir, { recursive: true });
   // PostgreSQL is migrated the way a deploy does it, before the server starts (a production server migrates
   // only PGlite by itself).
-  if (database && options.migrate !== false && !("migrated" in database && database.migrated)) {
+  if (database && options.migrate !== false && !database.migrated) {
     const migrated = await runDbMigrate({
       DATABASE_URL: database.url,
       DATA_DIR: dataDir,
