@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { metrics } from "@/lib/telemetry/metrics";
 import { safeAttributes, scrubText } from "@/lib/telemetry/tracing";
-import { parsePrometheusText } from "./support/prometheus";
+import { promtool } from "./support/prometheus-server";
 
 // No Docker here: the observability recipe is checked statically. Every metric an alert or a dashboard
 // panel queries must be one this app's registry exposes, so a renamed metric cannot silently blind them.
@@ -22,14 +22,20 @@ function metricsIn(expr: string) {
   return [...names];
 }
 
-async function exposedNames() {
-  const text = await metrics().registry.metrics();
-  const { samples, types } = parsePrometheusText(text);
-  return new Set([...types.keys(), ...samples.map((sample) => sample.name)]);
+/**
+ * The metric families this app's registry declares. Read from the registry, not a scrape: a scrape reads the
+ * database for the queue gauges, and this process has none.
+ */
+function exposedNames() {
+  return new Set(
+    metrics()
+      .registry.getMetricsAsArray()
+      .map((metric) => metric.name),
+  );
 }
 
 describe("the observability recipe", () => {
-  it("has valid alert rules for queue age, render failures, breaker, webhook backlog and 5xx, on metrics the registry exposes", async () => {
+  it("has valid alert rules for queue age, render failures, breaker, webhook backlog and 5xx, on metrics the registry exposes", () => {
     const rules = parse(read("deploy/prometheus/alerts.yml")) as {
       groups: { name: string; rules: { alert: string; expr: string; for?: string; annotations: object }[] }[];
     };
@@ -44,7 +50,7 @@ describe("the observability recipe", () => {
     ]) {
       expect(exprs).toContain(needed);
     }
-    const exposed = await exposedNames();
+    const exposed = exposedNames();
     for (const rule of all) {
       expect(rule.alert).toMatch(/^BrandStudio[A-Za-z0-9]+$/);
       expect(rule.annotations, rule.alert).toHaveProperty("summary");
@@ -54,13 +60,13 @@ describe("the observability recipe", () => {
     }
   });
 
-  it("has a Grafana dashboard whose every query reads an exposed metric", async () => {
+  it("has a Grafana dashboard whose every query reads an exposed metric", () => {
     const dashboard = JSON.parse(read("deploy/grafana/brand-studio.json")) as {
       uid: string;
       panels: { title: string; targets: { expr: string }[] }[];
     };
     expect(dashboard.uid).toBe("brand-studio");
-    const exposed = await exposedNames();
+    const exposed = exposedNames();
     const histogramParts = (name: string) => name.replace(/_(bucket|sum|count)$/, "");
     expect(dashboard.panels.length).toBeGreaterThanOrEqual(10);
     for (const panel of dashboard.panels) {
@@ -88,6 +94,40 @@ describe("the observability recipe", () => {
       service: { pipelines: { traces: { receivers: string[] } } };
     };
     expect(collector.service.pipelines.traces.receivers).toEqual(["otlp"]);
+  });
+});
+
+describe("the observability recipe, checked by Prometheus's own promtool", () => {
+  it("parses every alert rule and the shipped configuration", () => {
+    const rules = promtool(["check", "rules", "deploy/prometheus/alerts.yml"]);
+    expect(rules.code, rules.output).toBe(0);
+    // --syntax-only: the rule file and token file are the compose container's paths, not this machine's.
+    const config = promtool(["check", "config", "--syntax-only", "deploy/prometheus/prometheus.yml"]);
+    expect(config.code, config.output).toBe(0);
+  });
+
+  it("passes the alerts' unit tests: every alert fires when its condition has held for its `for`, and stays quiet on a healthy series", () => {
+    const tested = promtool(["test", "rules", "deploy/prometheus/alerts.test.yml"]);
+    expect(tested.code, tested.output).toBe(0);
+    const alerts = (
+      parse(read("deploy/prometheus/alerts.yml")) as { groups: { rules: { alert: string }[] }[] }
+    ).groups.flatMap((group) => group.rules.map((rule) => rule.alert));
+    const cases = (
+      parse(read("deploy/prometheus/alerts.test.yml")) as {
+        tests: { alert_rule_test: { alertname: string; exp_alerts: unknown[] }[] }[];
+      }
+    ).tests.flatMap((test) => test.alert_rule_test);
+    for (const alert of alerts) {
+      const mine = cases.filter((c) => c.alertname === alert);
+      expect(
+        mine.some((c) => c.exp_alerts.length > 0),
+        `${alert} fires in a test`,
+      ).toBe(true);
+      expect(
+        mine.some((c) => c.exp_alerts.length === 0),
+        `${alert} stays quiet in a test`,
+      ).toBe(true);
+    }
   });
 });
 

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newUser, signIn } from "./support/auth";
 import { startFakeHeygen } from "./support/fake-heygen";
@@ -9,6 +11,7 @@ import { type FakeTelegram, startFakeTelegram } from "./support/fake-telegram";
 import { api, baseUrl } from "./support/http";
 import { makeImage } from "./support/images";
 import { parsePrometheusText, type Sample, sampleValue } from "./support/prometheus";
+import { promtool, startPrometheus } from "./support/prometheus-server";
 import { createTestDatabase, freePort, startTestServer, type TestServer } from "./support/test-server";
 import { SCRIPT, videoClient } from "./support/video-api";
 import { waitFor } from "./support/video-media";
@@ -645,6 +648,111 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
     ).toBeGreaterThanOrEqual(1);
     heygen.behavior.outage = false;
   }, 240_000);
+
+  it("is scraped by a real Prometheus on the shipped configuration, which evaluates every alert and dashboard query on the numbers", async () => {
+    const webTarget = new URL(web.url).host;
+    const prometheus = await startPrometheus({
+      targets: { "brand-studio-web": webTarget, "brand-studio-worker": `127.0.0.1:${metricsPort}` },
+      token: metricsToken,
+      extraJobs: [
+        {
+          job_name: "wrong-token",
+          metrics_path: "/api/metrics",
+          authorization: { credentials: "not-the-token" },
+          static_configs: [{ targets: [webTarget] }],
+        },
+      ],
+    });
+    try {
+      // Both shipped jobs scrape with the token; the same endpoint refuses a wrong one.
+      const targets = await waitFor(
+        async () => {
+          const all = await prometheus.targets();
+          return all.every((target) => target.health !== "unknown") && all.length === 3 ? all : null;
+        },
+        { what: "Prometheus to scrape every target once", timeoutMs: 15_000, intervalMs: 250 },
+      );
+      const health = Object.fromEntries(targets.map((target) => [target.scrapePool, target]));
+      expect(health["brand-studio-web"]).toMatchObject({ health: "up", lastError: "" });
+      expect(health["brand-studio-worker"]).toMatchObject({ health: "up", lastError: "" });
+      expect(health["wrong-token"].health).toBe("down");
+      expect(health["wrong-token"].lastError).toMatch(/401/);
+
+      // promtool lints both expositions (names, units, types, help) as Prometheus's own tooling does. Its one
+      // complaint is upstream: prom-client's default gauges nodejs_active_{handles,requests,resources}_total.
+      const upstream =
+        /^nodejs_active_(handles|requests|resources)_total non-counter metrics should not have "_total" suffix$/;
+      for (const url of [`${web.url}/api/metrics`, `http://127.0.0.1:${metricsPort}/metrics`]) {
+        const lint = promtool(["check", "metrics"], (await scrape(url)).text);
+        const problems = lint.output.split("\n").filter((line) => line.trim() && !upstream.test(line.trim()));
+        expect(problems, url).toEqual([]);
+      }
+
+      // Every alert rule evaluates without error on the real series. The breaker this describe opened puts
+      // its alert in `pending` (it fires after a minute open).
+      const rules = await waitFor(
+        async () => {
+          const all = await prometheus.rules();
+          return all.every((rule) => rule.health !== "unknown") ? all : null;
+        },
+        { what: "Prometheus to evaluate the alert rules", timeoutMs: 15_000, intervalMs: 250 },
+      );
+      expect(rules.length).toBeGreaterThanOrEqual(6);
+      for (const rule of rules) expect(rule, rule.name).toMatchObject({ health: "ok" });
+      const pending = await waitFor(
+        async () => {
+          const series = await prometheus.query('ALERTS{alertname="BrandStudioProviderBreakerOpen"}');
+          return series.length > 0 ? series : null;
+        },
+        { what: "the breaker alert to go pending", timeoutMs: 15_000, intervalMs: 250 },
+      );
+      expect(pending.map((series) => series.labels)).toEqual([
+        expect.objectContaining({ provider: "heygen", alertstate: "pending", severity: "page" }),
+      ]);
+
+      // Every dashboard panel's query runs and has data: this describe made requests, renders, a failed job,
+      // an open breaker, webhook deliveries, a lockout and a publication. rate() needs two scrapes.
+      const dashboard = JSON.parse(
+        fs.readFileSync(path.join(__dirname, "../deploy/grafana/brand-studio.json"), "utf8"),
+      ) as { panels: { title: string; targets: { expr: string }[] }[] };
+      const queries = dashboard.panels.flatMap((panel) =>
+        panel.targets.map((target) => ({ title: panel.title, expr: target.expr })),
+      );
+      const withoutData = async () => {
+        const results = await Promise.all(
+          queries.map(async (q) => ({ ...q, series: await prometheus.query(q.expr) })),
+        );
+        return results.filter((result) => result.series.length === 0).map((q) => `${q.title}: ${q.expr}`);
+      };
+      let empty = await withoutData();
+      for (const deadline = Date.now() + 20_000; empty.length > 0 && Date.now() < deadline; ) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        empty = await withoutData();
+      }
+      expect(empty).toEqual([]);
+
+      // The numbers move through Prometheus too: three health checks on the web are three more in its series.
+      const counted = async () =>
+        (
+          await prometheus.query(
+            'sum(brand_studio_http_requests_total{job="brand-studio-web",operation="backend-connect-check"})',
+          )
+        )[0]?.value ?? 0;
+      const before = await waitFor(counted, {
+        what: "a first health check in Prometheus",
+        timeoutMs: 10_000,
+        intervalMs: 250,
+      });
+      for (let i = 0; i < 3; i++) expect((await client.call("/api/health")).status).toBe(200);
+      await waitFor(async () => (await counted()) === before + 3, {
+        what: "Prometheus to count the three health checks",
+        timeoutMs: 10_000,
+        intervalMs: 250,
+      });
+    } finally {
+      await prometheus.stop();
+    }
+  }, 90_000);
 });
 
 describe("AI calls in traces: the model, its moderation, an image and speech (fake OpenAI)", () => {
