@@ -4,10 +4,14 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 
-const chromium = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
-if (!fs.existsSync(chromium)) {
+// As playwright.config.ts picks it: CHROMIUM_PATH, else the headless shell, else the full Chromium.
+const chromium =
+  process.env.CHROMIUM_PATH ||
+  ["/usr/bin/chromium-headless-shell", "/usr/bin/chromium"].find((candidate) => fs.existsSync(candidate));
+if (!chromium || !fs.existsSync(chromium)) {
   console.error(
-    `No Chromium at ${chromium}. Install it with \`sudo apt-get install chromium\` (Debian/Ubuntu), ` +
+    `No Chromium${chromium ? ` at ${chromium}` : ""}. Install it with ` +
+      "`sudo apt-get install chromium-headless-shell` (Debian/Ubuntu; or `chromium`), " +
       "or set CHROMIUM_PATH to a Chromium or Chrome binary.",
   );
   process.exit(1);
