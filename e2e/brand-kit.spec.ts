@@ -181,7 +181,8 @@ test("set the brand kit, watch the preview follow it, give a post images and mak
   await expect(page.getByTestId("media-image-1")).toBeVisible({ timeout: 60_000 });
   const previewImage = page.locator('[data-channel="instagram"]').getByTestId("preview-image");
   await expect(previewImage).toBeVisible();
-  expect(await previewImage.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(864);
+  // Visible is not loaded: under load the picture can still be on its way, so wait for its width.
+  await expect.poll(() => previewImage.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(864);
   await page.getByRole("button", { name: "Next image" }).click();
   await expect(previewImage).toHaveAttribute("alt", "Sourdough loaf 2");
   await page.screenshot({ path: "screenshots/studio-images.png", fullPage: true });
@@ -313,7 +314,10 @@ test("media-plan images from an image model (a fake of OpenAI's /v1/images/gener
     const previewImage = page.locator('[data-channel="instagram"]').getByTestId("preview-image");
     await expect(previewImage).toBeVisible();
     await expect(previewImage).toHaveAttribute("alt", "Model loaf 1");
-    expect(await previewImage.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(1080);
+    // Visible is not loaded: under load the picture can still be on its way, so wait for its width.
+    await expect
+      .poll(() => previewImage.evaluate((image: HTMLImageElement) => image.naturalWidth))
+      .toBe(1080);
     const shown = Buffer.from(
       await (
         await page.request.get(await previewImage.evaluate((image: HTMLImageElement) => image.currentSrc))

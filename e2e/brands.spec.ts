@@ -53,7 +53,8 @@ test("create a brand, see the contract's messages, upload an avatar and watch it
   await expect(status).toHaveAttribute("data-status", "ready", { timeout: 30_000 });
   const frame = page.getByTestId("avatar-frame");
   await expect(frame).toBeVisible();
-  expect(await frame.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(512);
+  // Visible is not loaded: under load the picture can still be on its way, so wait for its width.
+  await expect.poll(() => frame.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(512);
   await page.screenshot({ path: "/tmp/shots/brands-settings-ready.png", fullPage: true });
 
   // Settings: a bad quota is refused next to the field; a good change is saved and reaches the prompt.
