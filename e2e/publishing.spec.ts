@@ -90,10 +90,12 @@ test("connect Telegram, publish now with a permalink, schedule one and see it pu
   await expectAxeClean(page, "studio's Publish panel with a published post", '[data-testid="publish-panel"]');
   await shoot(page, "publish-studio-published");
 
-  // Schedule the second a minute later.
+  // Schedule the second for a minute to come. The field takes whole minutes: "now + 60 s" cut to its minute
+  // was anywhere from 60 s to a moment away, and the post could publish before the calendar below showed it
+  // scheduled. The next whole minute at least 15 s away leaves time for that.
   await page.goto(`/studio/${second}`);
   await publish.getByLabel("At a time").check();
-  const due = new Date(Date.now() + 60_000);
+  const due = new Date(Math.ceil((Date.now() + 15_000) / 60_000) * 60_000);
   await publish.getByLabel("Publish at (UTC)").fill(brandInput(due));
   await publish.getByRole("button", { name: "Schedule for Northwind News" }).click();
   await expect(publish.getByTestId("publication-status").first()).toHaveAttribute("data-status", "scheduled");
