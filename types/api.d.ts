@@ -1513,6 +1513,7 @@ export interface components {
              * @enum {string}
              */
             status: "draft" | "in_review" | "approved" | "scheduled" | "published";
+            /** @description The post's video, or null. One of the brand's own videos comes back as a freshly signed URL on every read. */
             videoUrl: string | null;
             /**
              * @description The last approval step: submitted, approved, or changes requested (with the comment); null before any.
@@ -4526,7 +4527,7 @@ export interface operations {
                     };
                     /** @description Up to 5 hashtags, no duplicates ignoring case. */
                     hashtags?: string[];
-                    /** @description The finished video to show with the post, or null. */
+                    /** @description The finished video to show with the post, or null. A link to one of the brand's own videos (any link the API gave for it, expired or not) is kept by the video's key and signed afresh on every read; any other URL is kept as sent. */
                     videoUrl?: string | null;
                 };
             };

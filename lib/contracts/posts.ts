@@ -161,7 +161,12 @@ export const updatePostBody = z
     caption: caption.optional(),
     mediaPlan: mediaPlan.optional(),
     hashtags: hashtagList.optional(),
-    videoUrl: videoUrl.nullable().optional().describe("The finished video to show with the post, or null."),
+    videoUrl: videoUrl
+      .nullable()
+      .optional()
+      .describe(
+        "The finished video to show with the post, or null. A link to one of the brand's own videos (any link the API gave for it, expired or not) is kept by the video's key and signed afresh on every read; any other URL is kept as sent.",
+      ),
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), {
     message: "Send at least one of caption, mediaPlan, hashtags or videoUrl.",
@@ -212,7 +217,12 @@ export const post = z
     mediaPlan,
     hashtags: hashtagList,
     status: z.enum(POST_STATUSES).describe("DESIGN §10: a new post is always `draft`."),
-    videoUrl: z.string().nullable(),
+    videoUrl: z
+      .string()
+      .nullable()
+      .describe(
+        "The post's video, or null. One of the brand's own videos comes back as a freshly signed URL on every read.",
+      ),
     review: z
       .object({
         action: z.enum(["submitted", "approved", "changes_requested"]),

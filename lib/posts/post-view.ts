@@ -1,12 +1,18 @@
 import type { Post } from "@/db/schema";
 import type { PostView } from "@/lib/contracts/posts";
 import { signedMediaUrl } from "@/lib/media/storage";
+import { postVideoUrl } from "./post-video";
+
+type SignedMedia = { imageUrls: (string | null)[]; videoUrl: string | null };
 
 /**
- * A posts row as the API shows it. Media-plan items carry `imageUrl` (the signed URL of their stored
- * image, `imageUrls[i]`), never the storage key; a new draft has no images.
+ * A posts row as the API shows it, with the signed URLs of its media (`imageUrls[i]` for the media plan's
+ * i-th item, and the video), never a storage key. A new draft has neither, hence the default.
  */
-export function toPostView(row: Post, imageUrls: (string | null)[] = []): PostView {
+export function toPostView(
+  row: Post,
+  { imageUrls, videoUrl }: SignedMedia = { imageUrls: [], videoUrl: null },
+): PostView {
   return {
     postId: row.id,
     brandId: row.brandId,
@@ -25,7 +31,7 @@ export function toPostView(row: Post, imageUrls: (string | null)[] = []): PostVi
     },
     hashtags: row.hashtags,
     status: row.status,
-    videoUrl: row.videoUrl,
+    videoUrl,
     review:
       row.reviewAction && row.reviewedAt
         ? {
@@ -48,8 +54,11 @@ export function toPostView(row: Post, imageUrls: (string | null)[] = []): PostVi
   };
 }
 
-/** The post as the API shows it, with freshly signed URLs of its media-plan images. */
+/** The post as the API shows it, with freshly signed URLs of its media-plan images and of its video. */
 export async function toSignedPostView(row: Post): Promise<PostView> {
-  const urls = await Promise.all(row.mediaPlan.items.map((item) => signedMediaUrl(item.imageKey)));
-  return toPostView(row, urls);
+  const [imageUrls, videoUrl] = await Promise.all([
+    Promise.all(row.mediaPlan.items.map((item) => signedMediaUrl(item.imageKey))),
+    postVideoUrl(row.videoUrl),
+  ]);
+  return toPostView(row, { imageUrls, videoUrl });
 }

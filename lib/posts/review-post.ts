@@ -10,7 +10,7 @@ import { PERMISSIONS, roleRank } from "@/lib/contracts/permissions";
 import type { PostView } from "@/lib/contracts/posts";
 import { getPostForPrincipal } from "./get-post";
 import { type ReviewAction, reviewTransition } from "./post-state";
-import { toPostView } from "./post-view";
+import { toSignedPostView } from "./post-view";
 
 const ACTIVITY = {
   submit: "post.submitted",
@@ -66,7 +66,7 @@ export async function reviewPost({
     });
     return updated;
   });
-  return toPostView(row);
+  return toSignedPostView(row);
 }
 
 /** GET /api/reviews: posts in review on the brands where the caller's role may approve. */
@@ -84,5 +84,5 @@ export async function listReviewQueue({ principal }: { principal: Principal }) {
     .where(and(eq(posts.status, "in_review"), inArray(brandMembers.role, approvers)))
     .orderBy(asc(posts.updatedAt))
     .limit(100);
-  return { items: rows.map((row) => toPostView(row.post)) };
+  return { items: await Promise.all(rows.map((row) => toSignedPostView(row.post))) };
 }

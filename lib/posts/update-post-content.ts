@@ -10,16 +10,8 @@ import { getMediaStorage } from "@/lib/media/storage";
 import { channelRuleIssues } from "./channel-rules";
 import { getPostForPrincipal } from "./get-post";
 import { statusAfterEdit } from "./post-state";
+import { brandVideoKey, pathOf } from "./post-video";
 import { toSignedPostView } from "./post-view";
-
-/** The URL's path, decoded; null when it is not a URL or a path. */
-function pathOf(url: string) {
-  try {
-    return decodeURIComponent(new URL(url, "http://relative.invalid").pathname);
-  } catch {
-    return null;
-  }
-}
 
 /**
  * The plan to store from the plan the editor sent: an image item keeps an image of this post when it
@@ -72,12 +64,18 @@ export async function updatePostContent({
       .from(brands)
       .where(eq(brands.id, current.brandId));
     const status = statusAfterEdit(current.status, brand?.requiresApproval ?? false);
+    // One of the brand's own videos is kept by its key and signed afresh on every read; a link that was
+    // handed out for it expires, the post's video must not. Any other URL is kept as it was sent.
+    const videoUrl =
+      typeof input.videoUrl === "string"
+        ? ((await brandVideoKey(tx, current.brandId, input.videoUrl)) ?? input.videoUrl)
+        : input.videoUrl;
     const [updated] = await tx
       .update(posts)
       .set({
         ...next,
         status,
-        ...(input.videoUrl !== undefined ? { videoUrl: input.videoUrl } : {}),
+        ...(videoUrl !== undefined ? { videoUrl } : {}),
         updatedAt: new Date(),
       })
       .where(eq(posts.id, current.id))

@@ -3,7 +3,7 @@ import { isIP } from "node:net";
 import { buffer } from "node:stream/consumers";
 import type { Post } from "@/db/schema";
 import { getEnv } from "@/lib/config";
-import { contentTypeOf } from "@/lib/media/media-key";
+import { contentTypeOf, isSafeKey } from "@/lib/media/media-key";
 import { getMediaStorage, storedMediaKey } from "@/lib/media/storage";
 
 /** True when a URL's host is one a platform on the internet could reach (not localhost or a private range). */
@@ -37,8 +37,12 @@ export const mediaDeliveryMode = (): "url" | "upload" => (isPublicUrl(getEnv().A
 
 export type MediaPayload = { kind: "url"; url: string } | { kind: "upload"; bytes: Buffer; filename: string };
 
-/** The media-store key of a post's video when it is a media file of this site (`/media/<key>?…`), else null. */
+/**
+ * The media-store key of a post's video when it is a media file of this site, else null: a key (what the
+ * post keeps for one of the brand's own videos) or a `/media/<key>?…` path.
+ */
 export function storedVideoKey(videoUrl: string): string | null {
+  if (isSafeKey(videoUrl)) return videoUrl;
   const path = videoUrl.startsWith("/") ? videoUrl.split("?")[0] : null;
   return path?.startsWith("/media/") ? storedMediaKey(path) : null;
 }

@@ -1,0 +1,51 @@
+import "server-only";
+import { and, eq, inArray } from "drizzle-orm";
+import type { Tx } from "@/db/client";
+import { videoJobs } from "@/db/schema";
+import { isSafeKey } from "@/lib/media/media-key";
+import { signedMediaUrl, storedMediaKey } from "@/lib/media/storage";
+
+/** The URL's path, decoded; null when it is neither a URL nor a path. */
+export function pathOf(url: string) {
+  try {
+    return decodeURIComponent(new URL(url, "http://relative.invalid").pathname);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The key of the brand's own rendered video a URL points at, or null. Any URL we handed out for it counts,
+ * expired or not: the local store's `/media/<key>?exp=…&sig=…` (relative or absolute) and S3's presigned
+ * `…/<bucket>/<key>?X-Amz-…`, since only the path is read, and only keys of this brand's finished jobs match.
+ */
+export async function brandVideoKey(tx: Tx, brandId: string, url: string): Promise<string | null> {
+  const path = pathOf(url);
+  if (!path) return null;
+  const parts = path.split("/").filter(Boolean);
+  // Every tail of the path: one of them is the key, whatever the store put in front of it.
+  const tails = parts.map((_, index) => parts.slice(index).join("/")).filter(isSafeKey);
+  if (tails.length === 0) return null;
+  const [job] = await tx
+    .select({ videoUrl: videoJobs.videoUrl })
+    .from(videoJobs)
+    .where(
+      and(
+        eq(videoJobs.brandId, brandId),
+        eq(videoJobs.status, "succeeded"),
+        // Jobs written before media URLs were signed hold `/media/<key>`.
+        inArray(videoJobs.videoUrl, [...tails, ...tails.map((tail) => `/media/${tail}`)]),
+      ),
+    )
+    .limit(1);
+  return storedMediaKey(job?.videoUrl);
+}
+
+/**
+ * A post's video as the API shows it: one of the brand's videos (a bare key: URLs and paths are not keys)
+ * freshly signed, any other URL as it was sent.
+ */
+export async function postVideoUrl(stored: string | null): Promise<string | null> {
+  if (!stored) return null;
+  return isSafeKey(stored) ? signedMediaUrl(stored) : stored;
+}
