@@ -143,7 +143,15 @@ test("make a video from a post, watch it render, play it and put it in the post"
   const updated = await (await page.request.get(`/api/posts/${post.postId}`, { headers })).json();
   expect(job.progress).toBe(100);
   expect(job.captions).toBe(true);
-  expect(updated.videoUrl).toBe(job.videoUrl);
+  // The post keeps the video itself: its link is signed afresh on each read, for the same file.
+  expect(new URL(updated.videoUrl, page.url()).pathname).toBe(new URL(job.videoUrl, page.url()).pathname);
+  // The editor plays it at most a screenful high, in the video's own shape.
+  const inPost = page.getByTestId("post-video");
+  await expect.poll(() => inPost.evaluate((video: HTMLVideoElement) => video.videoWidth)).toBeGreaterThan(0);
+  const box = await inPost.boundingBox();
+  expect(box?.height).toBeLessThanOrEqual(449);
+  const shape = await inPost.evaluate((video: HTMLVideoElement) => video.videoWidth / video.videoHeight);
+  expect(Math.abs((box?.width ?? 0) / (box?.height ?? 1) - shape)).toBeLessThan(0.05);
 
   await page.goto("/videos");
   await expect(page.getByTestId("video-job-row")).toHaveCount(1);

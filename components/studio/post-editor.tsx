@@ -256,10 +256,12 @@ export function PostEditor({
         <div className="space-y-1.5">
           <span className="text-sm font-medium text-slate-700">Video</span>
           {/* biome-ignore lint/a11y/useMediaCaption: rendered videos have no caption track yet. */}
+          {/* At most a screenful high, in its own shape (a portrait video is not stretched to the column). */}
           <video
             src={post.videoUrl}
             controls
-            className="w-full rounded-lg bg-black"
+            preload="metadata"
+            className="mx-auto block max-h-[28rem] max-w-full rounded-lg bg-black"
             data-testid="post-video"
           />
         </div>
