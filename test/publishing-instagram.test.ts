@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signOAuthState } from "@/lib/publishing/oauth-state";
 import { newUser } from "./support/auth";
+import { expectAvatarAfterExpiry, expectKeptAvatar } from "./support/channel-avatar";
 import { type FakeInstagram, fakeInstagramEnv, startFakeInstagram } from "./support/fake-instagram";
 import { api } from "./support/http";
 import { authorizeOAuth, followOAuthCallback } from "./support/oauth-consent";
@@ -107,10 +108,10 @@ describe("connecting Instagram through OAuth", () => {
       channel: "instagram",
       accountName: "Acme Roasters",
       accountHandle: "@acme_roasters",
-      avatarUrl: `${instagram.url}/avatar.jpg`,
       status: "active",
       mediaDelivery: "url",
     });
+    await expectKeptAvatar(server.url, list[0].avatarUrl, `${instagram.url}/avatar.jpg`);
     // The test server's APP_URL is 127.0.0.1: the connection says Instagram could not fetch from it.
     expect(list[0].statusMessage).toMatch(/APP_URL is not a public address/);
     channelId = list[0].channelId;
@@ -125,6 +126,13 @@ describe("connecting Instagram through OAuth", () => {
     // The same account again replaces the tokens of the same connection.
     await connect();
     expect((await channels()).map((c) => c.channelId)).toEqual([channelId]);
+    await expectAvatarAfterExpiry({
+      platform: instagram,
+      link: `${instagram.url}/avatar.jpg`,
+      server,
+      reconnect: connect,
+      channels,
+    });
   });
 
   it("answers a clear envelope error to a bad, expired, foreign or declined state, connecting nothing", async () => {

@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { signOAuthState } from "@/lib/publishing/oauth-state";
 import { newUser } from "./support/auth";
+import { expectAvatarAfterExpiry, expectKeptAvatar } from "./support/channel-avatar";
 import { startFakeHeygen } from "./support/fake-heygen";
 import { type FakeLinkedIn, plainCommentary, startFakeLinkedIn } from "./support/fake-linkedin";
 import { api } from "./support/http";
@@ -120,9 +121,9 @@ describe("connecting LinkedIn through OAuth", () => {
     expect(list[0]).toMatchObject({
       channel: "linkedin",
       accountName: "Ada Marketer",
-      avatarUrl: `${linkedin.url}/avatar.png`,
       status: "active",
     });
+    await expectKeptAvatar(server.url, list[0].avatarUrl, `${linkedin.url}/avatar.png`);
     channelId = list[0].channelId;
     expect(JSON.stringify(list)).not.toMatch(/AQV|AQX/);
     for (const issued of linkedin.issuedTokens()) expect(server.logs()).not.toContain(issued);
@@ -131,6 +132,13 @@ describe("connecting LinkedIn through OAuth", () => {
     // The same member again replaces the tokens of the same connection.
     await connect();
     expect((await channels()).map((c) => c.channelId)).toEqual([channelId]);
+    await expectAvatarAfterExpiry({
+      platform: linkedin,
+      link: `${linkedin.url}/avatar.png`,
+      server,
+      reconnect: connect,
+      channels,
+    });
   });
 
   it("lets only the brand's owners start it: a stranger gets 404, an editor 403 forbidden, no redirect", async () => {

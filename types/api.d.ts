@@ -1631,6 +1631,7 @@ export interface components {
              * @example @acme_news
              */
             accountHandle: string | null;
+            /** @description The account's picture: a signed URL of our copy, made when it was connected (the platforms' own links expire), or the platform's link when no copy could be made; null when it has none. */
             avatarUrl: string | null;
             /**
              * @description `needs_reconnect` once the platform refused the stored token; an owner connects it again.

@@ -18,7 +18,12 @@ export const channelConnection = z
       .nullable()
       .describe("The public handle (a channel's @username), when it has one.")
       .meta({ example: "@acme_news" }),
-    avatarUrl: z.string().nullable(),
+    avatarUrl: z
+      .string()
+      .nullable()
+      .describe(
+        "The account's picture: a signed URL of our copy, made when it was connected (the platforms' own links expire), or the platform's link when no copy could be made; null when it has none.",
+      ),
     status: z
       .enum(CHANNEL_CONNECTION_STATUSES)
       .describe("`needs_reconnect` once the platform refused the stored token; an owner connects it again."),

@@ -1,6 +1,7 @@
 import "server-only";
 import type { ChannelConnection } from "@/db/schema";
 import type { ChannelConnectionView } from "@/lib/contracts/publishing";
+import { channelAvatarUrl } from "./channel-avatar";
 import { mediaDeliveryMode } from "./media-delivery";
 
 const UPLOAD_NOTE =
@@ -16,8 +17,8 @@ function note(row: ChannelConnection, mediaDelivery: "url" | "upload") {
   return null;
 }
 
-/** A connection as the API shows it: never its credentials. */
-export function toChannelView(row: ChannelConnection): ChannelConnectionView {
+/** A connection as the API shows it: never its credentials; our copy of its picture freshly signed. */
+export async function toChannelView(row: ChannelConnection): Promise<ChannelConnectionView> {
   // LinkedIn always takes images as uploads; Instagram only fetches by URL; Telegram fetches by URL when
   // APP_URL is public.
   const mediaDelivery =
@@ -28,7 +29,7 @@ export function toChannelView(row: ChannelConnection): ChannelConnectionView {
     channel: row.channel,
     accountName: row.accountName,
     accountHandle: row.accountHandle,
-    avatarUrl: row.avatarUrl,
+    avatarUrl: await channelAvatarUrl(row.avatarUrl),
     status: row.status,
     statusMessage: note(row, mediaDelivery),
     mediaDelivery,

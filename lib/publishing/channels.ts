@@ -8,6 +8,7 @@ import { requireBrandPermission } from "@/lib/brands/brand-access";
 import type { Permission } from "@/lib/contracts/permissions";
 import { log } from "@/lib/log";
 import { decryptSecret, encryptSecret } from "@/lib/security/encrypt-secret";
+import { removeChannelAvatar } from "./channel-avatar";
 import { toChannelView } from "./channel-view";
 
 export async function listChannels({ principal, brandId }: { principal: Principal; brandId: string }) {
@@ -18,7 +19,7 @@ export async function listChannels({ principal, brandId }: { principal: Principa
     .from(channelConnections)
     .where(eq(channelConnections.brandId, brandId))
     .orderBy(channelConnections.createdAt, channelConnections.id);
-  return { items: rows.map(toChannelView) };
+  return { items: await Promise.all(rows.map(toChannelView)) };
 }
 
 /** A connection of a brand the principal belongs to (404 otherwise), with the role checked for `permission`. */
@@ -63,6 +64,7 @@ export async function disconnectChannel({
       .where(and(eq(publications.channelId, channelId), inArray(publications.status, ["scheduled"])));
     await tx.delete(channelConnections).where(eq(channelConnections.id, channelId));
   });
+  await removeChannelAvatar(channel.avatarUrl);
   log.info("channel_disconnected", { channelId, brandId: channel.brandId });
 }
 

@@ -10,6 +10,7 @@ import { getEnv } from "@/lib/config";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import { encryptSecret } from "@/lib/security/encrypt-secret";
+import { keepChannelAvatar, removeChannelAvatar } from "./channel-avatar";
 import type { OAuthCredentials } from "./channels";
 import {
   exchangeInstagramCode,
@@ -252,7 +253,7 @@ async function saveConnection({
   const db = await getDb();
   const { externalId } = account;
   const [existing] = await db
-    .select({ id: channelConnections.id })
+    .select({ id: channelConnections.id, avatarUrl: channelConnections.avatarUrl })
     .from(channelConnections)
     .where(
       and(
@@ -262,10 +263,13 @@ async function saveConnection({
       ),
     );
   const id = existing?.id ?? newId("chn");
+  const avatarUrl = account.avatarUrl
+    ? ((await keepChannelAvatar(id, account.avatarUrl)) ?? account.avatarUrl)
+    : null;
   const fields = {
     accountName: account.accountName,
     accountHandle: account.accountHandle,
-    avatarUrl: account.avatarUrl,
+    avatarUrl,
     credentials: encryptSecret(JSON.stringify(credentials), id),
     status: "active" as const,
     statusMessage: null,
@@ -282,6 +286,7 @@ async function saveConnection({
       createdAt,
       ...fields,
     });
+  if (existing?.avatarUrl !== avatarUrl) await removeChannelAvatar(existing?.avatarUrl);
   log.info("channel_connected", { channelId: id, brandId, channel, reconnected: !!existing });
   return id;
 }

@@ -56,6 +56,8 @@ export type FakeInstagramBehavior = {
   priorPosts: number;
   /** expires_in of the long-lived tokens it issues. */
   tokenLifetimeSeconds: number;
+  /** The profile picture's link no longer answers (404), as a CDN link does once it expires. */
+  avatarGone: boolean;
 };
 
 type Container = {
@@ -164,6 +166,7 @@ export async function startFakeInstagram(options: { port?: number } = {}): Promi
     failNextContainer: null,
     priorPosts: 0,
     tokenLifetimeSeconds: 5_184_000,
+    avatarGone: false,
   };
   let nextId = 18_000_000_000_000_000n;
   const newId = () => String(nextId++);
@@ -207,6 +210,7 @@ export async function startFakeInstagram(options: { port?: number } = {}): Promi
     }
     if (url.pathname === "/__fake/state") return sendJson(res, 200, { posts, grants, behavior });
     if (url.pathname === "/avatar.jpg") {
+      if (behavior.avatarGone) return sendJson(res, 404, { error: "expired" });
       // A 1×1 PNG served as the profile picture.
       res.writeHead(200, { "Content-Type": "image/png" });
       return res.end(

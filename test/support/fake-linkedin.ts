@@ -49,6 +49,8 @@ export type FakeLinkedInBehavior = {
   serverError: { count: number; status: number };
   /** expires_in of the access tokens it issues. */
   tokenLifetimeSeconds: number;
+  /** The profile picture's link no longer answers (404), as a CDN link does once it expires. */
+  avatarGone: boolean;
   /** Size of a video upload part (LinkedIn's are 4 MB); the last part holds the rest. */
   videoPartBytes: number;
   /** The next `count` video part PUTs answer `status` (and store nothing). */
@@ -175,6 +177,7 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
     videoPartError: { count: 0, status: 500 },
     videoPartLatencyMs: 0,
     videoProcessing: { reads: 1, fail: null },
+    avatarGone: false,
   };
   let nextPost = 7_100_000_000_000_000_000n;
   let nextImage = 1;
@@ -222,6 +225,7 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
       return sendJson(res, 200, { posts, videos: videoList, partPuts, grants, behavior });
     }
     if (url.pathname === "/avatar.png") {
+      if (behavior.avatarGone) return sendJson(res, 404, { error: "expired" });
       // A 1×1 PNG.
       res.writeHead(200, { "Content-Type": "image/png" });
       return res.end(
