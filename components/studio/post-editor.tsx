@@ -255,8 +255,8 @@ export function PostEditor({
       {post.videoUrl && (
         <div className="space-y-1.5">
           <span className="text-sm font-medium text-slate-700">Video</span>
-          {/* biome-ignore lint/a11y/useMediaCaption: rendered videos have no caption track yet. */}
           {/* At most a screenful high, in its own shape (a portrait video is not stretched to the column). */}
+          {/* biome-ignore lint/a11y/useMediaCaption: rendered videos have no caption track yet. */}
           <video
             src={post.videoUrl}
             controls
