@@ -16,6 +16,7 @@ import type {
   BrandRole,
   ChannelConnectionStatus,
   PostStatus,
+  PublicationPlacement,
   PublicationStatus,
   VideoJobStatus,
 } from "@/lib/contracts/enums";
@@ -387,6 +388,7 @@ export const publications = pgTable(
     // Kept when its creator deletes their account (DELETE /api/users/me), like posts and video jobs.
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
     status: text("status").$type<PublicationStatus>().notNull().default("scheduled"),
+    placement: text("placement").$type<PublicationPlacement>().notNull().default("feed"),
     publishAt: at("publish_at").notNull(),
     attempts: integer("attempts").notNull().default(0),
     claimToken: text("claim_token"),

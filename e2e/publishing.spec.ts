@@ -264,6 +264,19 @@ test("connect Instagram through its consent page and publish a carousel of two i
     "href",
     /^https:\/\/www\.instagram\.com\/p\/[\w-]+\/$/,
   );
+
+  // The same post as a story: the choice shows for Instagram, and the history marks the story.
+  await publish.getByRole("radio", { name: "Story" }).check();
+  await expect(publish.getByTestId("publish-channel")).toContainText("the caption is not sent");
+  await publish.getByRole("button", { name: "Publish as a story to Acme Roasters now" }).click();
+  const storyRow = publish.getByTestId("publication-row").filter({ hasText: "Story" });
+  await expect(storyRow.getByTestId("publication-status")).toHaveAttribute("data-status", "published", {
+    timeout: 45_000,
+  });
+  await expect(storyRow.getByRole("link", { name: "View story" })).toHaveAttribute(
+    "href",
+    /^https:\/\/www\.instagram\.com\/stories\//,
+  );
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
     // On a narrow screen the panel sits in the Preview tab.
@@ -277,4 +290,8 @@ test("connect Instagram through its consent page and publish a carousel of two i
   expect(mine).toHaveLength(1);
   expect(mine[0].mediaType).toBe("CAROUSEL_ALBUM");
   expect(mine[0].media).toHaveLength(2);
+  const stories = state.posts.filter((post: { mediaType: string }) => post.mediaType === "STORY");
+  expect(stories).toHaveLength(1);
+  expect(stories[0]).toMatchObject({ caption: "" });
+  expect(stories[0].media).toHaveLength(1);
 });

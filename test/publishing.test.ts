@@ -349,6 +349,16 @@ describe("publishing", () => {
       actual: 1025,
       withMedia: true,
     });
+    // A story is an Instagram placement: on Telegram it is a 400 naming placement.
+    const story = await call(`/api/posts/${await newPost("A story, on Telegram.")}/publications`, {
+      method: "POST",
+      json: { channelId, placement: "story" },
+    });
+    expect(story.status).toBe(400);
+    expect(story.body.error).toMatchObject({
+      code: "invalid_request",
+      details: [{ path: "placement", message: "Stories are published on Instagram only." }],
+    });
     expect(telegram.messages.length).toBe(before);
   });
 

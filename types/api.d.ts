@@ -1660,6 +1660,11 @@ export interface components {
             /** @enum {string} */
             channel: "telegram" | "instagram" | "linkedin";
             /**
+             * @description feed: a post on the channel. story: the Instagram account's story (24 hours, no caption), made of the post's video or else its first generated image.
+             * @enum {string}
+             */
+            placement: "feed" | "story";
+            /**
              * @description scheduled → publishing → published | failed; canceled from scheduled.
              * @enum {string}
              */
@@ -6210,6 +6215,11 @@ export interface operations {
                 "application/json": {
                     /** @example chn_7Hq2mXbV9kLr3NpQ */
                     channelId: string;
+                    /**
+                     * @description feed (the default): a post on the channel. story: the Instagram account's story (Instagram channels only), made of the post's video or else its first generated image; the caption is not sent. Default: "feed".
+                     * @enum {string}
+                     */
+                    placement?: "feed" | "story";
                     /**
                      * Format: date-time
                      * @description When to publish, UTC (an offset is accepted). Absent or in the past: now. At most 365 days ahead.

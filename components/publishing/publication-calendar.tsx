@@ -110,7 +110,8 @@ function CalendarItem({
         }
         className="min-w-0 flex-1 truncate"
       >
-        {time} {PLATFORM_LABELS[publication.channel]} · {publication.status}
+        {time} {PLATFORM_LABELS[publication.channel]}
+        {publication.placement === "story" ? " story" : ""} · {publication.status}
       </Link>
       {movable && (
         <button

@@ -7,7 +7,7 @@ import { Button, Card, ErrorNotice, Field, TextInput } from "@/components/ui/pri
 import { callApi } from "@/lib/client/api-client";
 import { createPublication, getPublication, listPublications } from "@/lib/client/operations";
 import { brandQueries, queryKeys } from "@/lib/client/queries";
-import type { BrandRole } from "@/lib/contracts/enums";
+import type { BrandRole, PublicationPlacement } from "@/lib/contracts/enums";
 import { can } from "@/lib/contracts/permissions";
 import type { ChannelConnectionView, PublicationView } from "@/lib/contracts/publishing";
 import { PUBLICATION_WINDOW_MAX_DAYS } from "@/lib/contracts/publishing-rules";
@@ -87,6 +87,11 @@ function PublicationRow({
       <div className="flex flex-wrap items-center gap-2">
         <PublicationStatus publication={p} />
         <span className="font-medium text-slate-800">{channelLabel}</span>
+        {p.placement === "story" && (
+          <span className="rounded bg-fuchsia-50 px-1.5 py-0.5 text-xs font-medium text-fuchsia-800 ring-1 ring-fuchsia-200">
+            Story
+          </span>
+        )}
       </div>
       <div className="flex flex-wrap items-center gap-2">
         <span className="text-slate-600" data-testid="publication-time">
@@ -99,7 +104,7 @@ function PublicationRow({
             rel="noreferrer"
             className="font-medium text-brand-700 underline"
           >
-            View post
+            {p.placement === "story" ? "View story" : "View post"}
           </a>
         )}
       </div>
@@ -130,6 +135,7 @@ export function PublishPanel({
   const channels = useChannels(brandId);
   const [channelId, setChannelId] = useState("");
   const [when, setWhen] = useState<"now" | "later">("now");
+  const [placement, setPlacement] = useState<PublicationPlacement>("feed");
   const [at, setAt] = useState("");
   const timeZone = useBrandTimeZone(brandId);
   const history = useQuery({
@@ -150,12 +156,15 @@ export function PublishPanel({
   });
   const publish = useMutation({
     mutationFn: async () => {
-      const chosen = channelId || channels.data?.[0]?.channelId || "";
+      const chosen = channelId || active[0]?.channelId || "";
       // The time typed is the brand's wall clock, whatever the browser's zone.
       const publishAt = when === "later" && at ? fromZonedInputValue(at, timeZone)?.toISOString() : undefined;
-      return (
-        await callApi(createPublication, { params: { postId }, body: { channelId: chosen, publishAt } })
-      ).data;
+      const body = {
+        channelId: chosen,
+        publishAt,
+        placement: asStory ? ("story" as const) : ("feed" as const),
+      };
+      return (await callApi(createPublication, { params: { postId }, body })).data;
     },
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.publications.all });
@@ -166,6 +175,8 @@ export function PublishPanel({
   const selected = channelId || active[0]?.channelId || "";
   const selectedChannel = active.find((channel) => channel.channelId === selected);
   const selectedName = selectedChannel?.accountName;
+  // A story is an Instagram placement; another channel always publishes to its feed.
+  const asStory = selectedChannel?.channel === "instagram" && placement === "story";
   const refused = channels.data?.filter((channel) => channel.status === "needs_reconnect") ?? [];
 
   return (
@@ -235,23 +246,29 @@ export function PublishPanel({
                 ))}
               </select>
             </Field>
-            {selectedChannel && <ChannelBadge channel={selectedChannel} />}
-            <fieldset className="flex gap-4 text-sm">
-              <legend className="sr-only">When</legend>
-              <label className="flex items-center gap-1">
-                <input type="radio" name="when" checked={when === "now"} onChange={() => setWhen("now")} />{" "}
-                Now
-              </label>
-              <label className="flex items-center gap-1">
-                <input
-                  type="radio"
-                  name="when"
-                  checked={when === "later"}
-                  onChange={() => setWhen("later")}
-                />{" "}
-                At a time
-              </label>
-            </fieldset>
+            {selectedChannel && <ChannelBadge channel={selectedChannel} story={asStory} />}
+            {selectedChannel?.channel === "instagram" && (
+              <RadioChoice
+                legend="Where on Instagram"
+                name="placement"
+                value={placement}
+                options={[
+                  ["feed", "Feed post"],
+                  ["story", "Story"],
+                ]}
+                onChange={setPlacement}
+              />
+            )}
+            <RadioChoice
+              legend="When"
+              name="when"
+              value={when}
+              options={[
+                ["now", "Now"],
+                ["later", "At a time"],
+              ]}
+              onChange={setWhen}
+            />
             {when === "later" && (
               <Field label={`Publish at (${timeZone})`} hint="In the brand's time zone.">
                 <TextInput
@@ -269,9 +286,7 @@ export function PublishPanel({
             <Button type="submit" disabled={publish.isPending || dirty}>
               {publish.isPending
                 ? "Sending…"
-                : when === "now"
-                  ? `Publish to ${selectedName ?? "channel"} now`
-                  : `Schedule for ${selectedName ?? "channel"}`}
+                : `${when === "now" ? "Publish" : "Schedule"} ${asStory ? "as a story " : ""}${when === "now" ? "to" : "for"} ${selectedName ?? "channel"}${when === "now" ? " now" : ""}`}
             </Button>
           </form>
         )}
@@ -294,7 +309,7 @@ export function PublishPanel({
 }
 
 /** The chosen channel as the platform shows it: avatar, name, handle, and what it needs. */
-function ChannelBadge({ channel }: { channel: ChannelConnectionView }) {
+function ChannelBadge({ channel, story }: { channel: ChannelConnectionView; story: boolean }) {
   return (
     <div className="flex items-center gap-2 text-sm text-slate-600" data-testid="publish-channel">
       <ChannelAvatar url={channel.avatarUrl} size={24} />
@@ -304,9 +319,40 @@ function ChannelBadge({ channel }: { channel: ChannelConnectionView }) {
           {channel.accountHandle ? ` · ${channel.accountHandle}` : ""}
         </span>
         {channel.channel === "instagram" && (
-          <span className="block text-xs text-slate-500">Needs an image or the video.</span>
+          <span className="block text-xs text-slate-500">
+            {story
+              ? "A story shows the video, or else the first image, for 24 hours; the caption is not sent."
+              : "Needs an image or the video."}
+          </span>
         )}
       </span>
     </div>
+  );
+}
+
+/** A row of radio buttons: one choice among a few, each with its label. */
+function RadioChoice<T extends string>({
+  legend,
+  name,
+  value,
+  options,
+  onChange,
+}: {
+  legend: string;
+  name: string;
+  value: T;
+  options: [T, string][];
+  onChange: (value: T) => void;
+}) {
+  return (
+    <fieldset className="flex gap-4 text-sm">
+      <legend className="sr-only">{legend}</legend>
+      {options.map(([option, label]) => (
+        <label key={option} className="flex items-center gap-1">
+          <input type="radio" name={name} checked={value === option} onChange={() => onChange(option)} />{" "}
+          {label}
+        </label>
+      ))}
+    </fieldset>
   );
 }

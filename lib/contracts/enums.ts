@@ -28,3 +28,6 @@ export type ChannelConnectionStatus = (typeof CHANNEL_CONNECTION_STATUSES)[numbe
 /** DESIGN §10: scheduled → publishing → published | failed; canceled from scheduled. */
 export const PUBLICATION_STATUSES = ["scheduled", "publishing", "published", "failed", "canceled"] as const;
 export type PublicationStatus = (typeof PUBLICATION_STATUSES)[number];
+/** Where on the channel a publication goes: the feed, or (Instagram only) the account's story. */
+export const PUBLICATION_PLACEMENTS = ["feed", "story"] as const;
+export type PublicationPlacement = (typeof PUBLICATION_PLACEMENTS)[number];

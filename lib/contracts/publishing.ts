@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ERROR_CODE_LIST } from "@/lib/api/error-codes";
 import { idOf, isoDateTime, userText } from "./common";
-import { CHANNEL_CONNECTION_STATUSES, PUBLICATION_STATUSES } from "./enums";
+import { CHANNEL_CONNECTION_STATUSES, PUBLICATION_PLACEMENTS, PUBLICATION_STATUSES } from "./enums";
 import { defineOperation } from "./operation";
 import { CHANNELS } from "./post-rules";
 import { PUBLICATION_WINDOW_MAX_DAYS, PUBLISH_AT_MAX_DAYS } from "./publishing-rules";
@@ -76,6 +76,12 @@ export const publicationStatus = z
   .enum(PUBLICATION_STATUSES)
   .describe("scheduled → publishing → published | failed; canceled from scheduled.");
 
+const placement = z
+  .enum(PUBLICATION_PLACEMENTS)
+  .describe(
+    "feed: a post on the channel. story: the Instagram account's story (24 hours, no caption), made of the post's video or else its first generated image.",
+  );
+
 export const publication = z
   .object({
     publicationId: idOf("pub"),
@@ -83,6 +89,7 @@ export const publication = z
     brandId: idOf("brd"),
     channelId: idOf("chn").nullable().describe("Null once the channel was disconnected."),
     channel: z.enum(CHANNELS),
+    placement,
     status: publicationStatus,
     publishAt: isoDateTime.describe("When it is (or was) due, UTC."),
     startedAt: isoDateTime.nullable(),
@@ -121,6 +128,11 @@ const TOO_FAR = `Schedule at most ${PUBLISH_AT_MAX_DAYS} days ahead.`;
 
 export const createPublicationBody = z.object({
   channelId: idOf("chn"),
+  placement: placement
+    .default("feed")
+    .describe(
+      "feed (the default): a post on the channel. story: the Instagram account's story (Instagram channels only), made of the post's video or else its first generated image; the caption is not sent.",
+    ),
   publishAt: isoDateTime
     .refine(notTooFar, TOO_FAR)
     .optional()

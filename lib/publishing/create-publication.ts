@@ -6,6 +6,7 @@ import { type ChannelConnection, type Post, posts, publications } from "@/db/sch
 import { ApiError, notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import { requireBrandPermission } from "@/lib/brands/brand-access";
+import type { PublicationPlacement } from "@/lib/contracts/enums";
 import type { CreatePublicationInput } from "@/lib/contracts/publishing";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
@@ -15,7 +16,8 @@ import { getChannelForPrincipal } from "./channels";
 import { linkedinVideoRuleViolation } from "./linkedin-video";
 import { settlePostStatus } from "./post-status";
 import { enqueuePublication, ensurePublishQueue } from "./publication-queue";
-import { publishRuleViolation } from "./publish-rules";
+import { instagramStoryVideoViolation } from "./publish-instagram";
+import { PLATFORM_NAMES, publishRuleViolation } from "./publish-rules";
 
 const QUEUE_OPEN_TIMEOUT_MS = 3000;
 /** Post statuses that are past approval (a brand that requires it may publish them). */
@@ -37,11 +39,20 @@ export async function assertPublishable({
   requiresApproval,
   post,
   channel,
+  placement,
 }: {
   requiresApproval: boolean;
   post: Post;
   channel: ChannelConnection;
+  placement: PublicationPlacement;
 }) {
+  if (placement === "story" && channel.channel !== "instagram") {
+    throw new ApiError(
+      "invalid_request",
+      `placement: stories are published on Instagram only, and ${channel.accountName} is on ${PLATFORM_NAMES[channel.channel]}.`,
+      { details: [{ path: "placement", message: "Stories are published on Instagram only." }] },
+    );
+  }
   if (channel.status === "needs_reconnect") {
     throw new ApiError(
       "channel_reauth_required",
@@ -52,8 +63,9 @@ export async function assertPublishable({
     throw notApproved(post.status);
   }
   const violation =
-    publishRuleViolation(channel.channel, post) ??
-    (channel.channel === "linkedin" ? await linkedinVideoRuleViolation(post) : null);
+    publishRuleViolation(channel.channel, post, placement) ??
+    (channel.channel === "linkedin" ? await linkedinVideoRuleViolation(post) : null) ??
+    (placement === "story" ? await instagramStoryVideoViolation(post) : null);
   if (violation) {
     const { message, ...details } = violation;
     throw new ApiError("publish_rule_violation", message, { details });
@@ -114,7 +126,12 @@ export async function createPublication({
     permission: "publication.create",
   });
   if (channel.brandId !== post.brandId) throw notFound("Channel");
-  await assertPublishable({ requiresApproval: brand.requiresApproval, post, channel });
+  await assertPublishable({
+    requiresApproval: brand.requiresApproval,
+    post,
+    channel,
+    placement: input.placement,
+  });
 
   const now = new Date();
   const requested = input.publishAt ? new Date(input.publishAt) : now;
@@ -129,6 +146,7 @@ export async function createPublication({
       postId: post.id,
       channelId: channel.id,
       channel: channel.channel,
+      placement: input.placement,
       createdBy: principal.userId,
       status: "scheduled",
       publishAt,
@@ -142,6 +160,7 @@ export async function createPublication({
   log.info("publication_created", {
     publicationId: id,
     postId,
+    placement: input.placement,
     channelId: channel.id,
     publishAt: publishAt.toISOString(),
   });

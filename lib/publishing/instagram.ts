@@ -226,7 +226,29 @@ export async function instagramPublishingLimit(accessToken: string, igUserId: st
 export type ContainerParams =
   | { kind: "image"; imageUrl: string; caption?: string; carouselItem?: boolean }
   | { kind: "reel"; videoUrl: string; caption: string }
-  | { kind: "carousel"; children: string[]; caption: string };
+  | { kind: "carousel"; children: string[]; caption: string }
+  | { kind: "story"; imageUrl: string }
+  | { kind: "story"; videoUrl: string };
+
+function containerFields(params: ContainerParams): Record<string, string> {
+  switch (params.kind) {
+    case "image":
+      return {
+        image_url: params.imageUrl,
+        ...(params.carouselItem ? { is_carousel_item: "true" } : {}),
+        ...(params.caption !== undefined ? { caption: params.caption } : {}),
+      };
+    case "reel":
+      return { media_type: "REELS", video_url: params.videoUrl, caption: params.caption };
+    case "carousel":
+      return { media_type: "CAROUSEL", children: params.children.join(","), caption: params.caption };
+    case "story":
+      // A story takes no caption.
+      return "videoUrl" in params
+        ? { media_type: "STORIES", video_url: params.videoUrl }
+        : { media_type: "STORIES", image_url: params.imageUrl };
+  }
+}
 
 /** POST /{ig-user-id}/media: a container, which Instagram fills by fetching the media URL. */
 export async function createInstagramContainer(
@@ -234,16 +256,7 @@ export async function createInstagramContainer(
   igUserId: string,
   params: ContainerParams,
 ) {
-  const fields: Record<string, string> =
-    params.kind === "image"
-      ? {
-          image_url: params.imageUrl,
-          ...(params.carouselItem ? { is_carousel_item: "true" } : {}),
-          ...(params.caption !== undefined ? { caption: params.caption } : {}),
-        }
-      : params.kind === "reel"
-        ? { media_type: "REELS", video_url: params.videoUrl, caption: params.caption }
-        : { media_type: "CAROUSEL", children: params.children.join(","), caption: params.caption };
+  const fields = containerFields(params);
   const answer = await graph<{ id: string }>(
     "media",
     "POST",

@@ -1,9 +1,7 @@
 import "server-only";
 import { buffer } from "node:stream/consumers";
 import { setTimeout as sleep } from "node:timers/promises";
-import { and, eq, inArray } from "drizzle-orm";
-import { getDb } from "@/db/client";
-import { type Post, videoJobs } from "@/db/schema";
+import type { Post } from "@/db/schema";
 import { getMediaStorage, storedMediaKey } from "@/lib/media/storage";
 import {
   finalizeLinkedInVideoUpload,
@@ -13,7 +11,7 @@ import {
   putLinkedInVideoPart,
   putLinkedInVideoThumbnail,
 } from "./linkedin";
-import { storedVideoKey } from "./media-delivery";
+import { storedVideoKey, videoJobOfFile } from "./media-delivery";
 import { PlatformError } from "./platform-error";
 import type { PublishRuleViolation } from "./publish-rules";
 import type { PublishRun } from "./publish-run";
@@ -58,23 +56,6 @@ const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** The title LinkedIn shows with the video: the post's topic, at most 200 characters. */
 const videoTitle = (topic: string) => (topic.length > 200 ? `${topic.slice(0, 199).trimEnd()}…` : topic);
-
-/** What the brand's video job that made this file knows of it: its length and its poster. */
-async function videoJobOfFile(brandId: string, key: string) {
-  const db = await getDb();
-  const [job] = await db
-    .select({ durationSeconds: videoJobs.durationSeconds, thumbnailUrl: videoJobs.thumbnailUrl })
-    .from(videoJobs)
-    .where(
-      and(
-        eq(videoJobs.brandId, brandId),
-        eq(videoJobs.status, "succeeded"),
-        inArray(videoJobs.videoUrl, [key, `/media/${key}`]),
-      ),
-    )
-    .limit(1);
-  return job ?? null;
-}
 
 /** The job's poster when the store has it and it is small enough to send. */
 async function thumbnailKeyOf(thumbnailUrl: string | null) {

@@ -11,6 +11,7 @@ export function toPublicationView(row: Publication): PublicationView {
     brandId: row.brandId,
     channelId: row.channelId,
     channel: row.channel,
+    placement: row.placement,
     status: row.status,
     publishAt: row.publishAt.toISOString(),
     startedAt: iso(row.startedAt),

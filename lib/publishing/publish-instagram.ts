@@ -11,6 +11,7 @@ import {
   publications,
 } from "@/db/schema";
 import { getEnv } from "@/lib/config";
+import type { PublicationPlacement } from "@/lib/contracts/enums";
 import { log } from "@/lib/log";
 import { storedMediaKey } from "@/lib/media/storage";
 import { oauthCredentials, saveOAuthCredentials } from "./channels";
@@ -23,10 +24,10 @@ import {
   publishInstagramContainer,
   refreshInstagramToken,
 } from "./instagram";
-import { fetchableMediaUrl } from "./media-delivery";
+import { fetchableMediaUrl, storedVideoKey, videoJobOfFile } from "./media-delivery";
 import { oauthCredentialsFrom } from "./oauth-connect";
 import { PlatformError } from "./platform-error";
-import { publishedText } from "./publish-rules";
+import { type PublishRuleViolation, publishedText } from "./publish-rules";
 import type { PublishRun, Sent } from "./publish-run";
 
 /**
@@ -54,18 +55,58 @@ export async function freshInstagramToken(channel: ChannelConnection): Promise<s
   }
 }
 
-/** What an Instagram post carries: the post's video as a reel, else the media plan's images. */
-export type InstagramMedia = { kind: "reel"; videoUrl: string } | { kind: "images"; imageUrls: string[] };
+/**
+ * What an Instagram publication carries: in the feed, the post's video as a reel, else the media plan's
+ * images; as a story, the post's video, else the plan's first image.
+ */
+export type InstagramMedia =
+  | { kind: "reel"; videoUrl: string }
+  | { kind: "images"; imageUrls: string[] }
+  | { kind: "story"; imageUrl: string }
+  | { kind: "story"; videoUrl: string };
 
-/** The media plan's generated images (in order), each by a freshly signed URL Instagram fetches. */
-export async function instagramMedia(post: Pick<Post, "mediaPlan" | "videoUrl">): Promise<InstagramMedia> {
-  if (post.videoUrl) return { kind: "reel", videoUrl: await fetchableMediaUrl(post.videoUrl) };
+/** The post's media for Instagram, each by a freshly signed URL Instagram fetches. */
+export async function instagramMedia(
+  post: Pick<Post, "mediaPlan" | "videoUrl">,
+  placement: PublicationPlacement = "feed",
+): Promise<InstagramMedia> {
+  const story = placement === "story";
+  if (post.videoUrl) {
+    const videoUrl = await fetchableMediaUrl(post.videoUrl);
+    return story ? { kind: "story", videoUrl } : { kind: "reel", videoUrl };
+  }
   const imageUrls: string[] = [];
   for (const item of post.mediaPlan.items) {
     const key = storedMediaKey(item.imageKey);
     if (key) imageUrls.push(await fetchableMediaUrl(key));
+    if (story && imageUrls.length > 0) return { kind: "story", imageUrl: imageUrls[0] };
   }
   return { kind: "images", imageUrls };
+}
+
+/** Instagram's limits on a story's video, checked when the video is one of the brand's (its length known). */
+export const INSTAGRAM_STORY_MIN_SECONDS = 3;
+export const INSTAGRAM_STORY_MAX_SECONDS = 60;
+
+/** The rule a story's video breaks, if any (checked when a publication is created and run). */
+export async function instagramStoryVideoViolation(
+  post: Pick<Post, "brandId" | "videoUrl">,
+): Promise<PublishRuleViolation | null> {
+  const key = post.videoUrl ? storedVideoKey(post.videoUrl) : null;
+  const seconds = key ? (await videoJobOfFile(post.brandId, key))?.durationSeconds : null;
+  if (seconds == null || (seconds >= INSTAGRAM_STORY_MIN_SECONDS && seconds <= INSTAGRAM_STORY_MAX_SECONDS))
+    return null;
+  const tooLong = seconds > INSTAGRAM_STORY_MAX_SECONDS;
+  return {
+    channel: "instagram",
+    rule: "media_duration",
+    limit: tooLong ? INSTAGRAM_STORY_MAX_SECONDS : INSTAGRAM_STORY_MIN_SECONDS,
+    actual: seconds,
+    withMedia: true,
+    message: tooLong
+      ? `The post's video lasts ${seconds} s; an Instagram story takes at most ${INSTAGRAM_STORY_MAX_SECONDS}. Use a shorter video, or publish it to the feed as a reel.`
+      : `The post's video lasts ${seconds} s; an Instagram story takes at least ${INSTAGRAM_STORY_MIN_SECONDS}. Use a longer script.`,
+  };
 }
 
 /** The 24-hour publishing limit is used up; `resetAt` is when the oldest counted post leaves the window. */
@@ -131,9 +172,11 @@ export type EarlierCall = { containerId: string; since: Date };
 async function postOfContainer(
   accessToken: string,
   channel: ChannelConnection,
-  caption: string,
+  caption: string | null,
   since: Date,
 ): Promise<Sent> {
+  // A story has no caption to find it by (and the account's feed does not list it).
+  if (caption === null) return { externalId: null, permalink: profileUrl(channel), publishedAt: new Date() };
   const recent = await instagramRecentMedia(accessToken, channel.externalId).catch((error: Error) => {
     log.warn("instagram_media_list_unavailable", { channelId: channel.id, message: error.message });
     return [];
@@ -159,7 +202,7 @@ async function containerOutcome(
   accessToken: string,
   channel: ChannelConnection,
   containerId: string,
-  caption: string,
+  caption: string | null,
   since: Date,
 ): Promise<{ posted: Sent } | { posted: null; reusable: boolean } | null> {
   const status = await instagramContainerStatus(accessToken, containerId).catch(() => null);
@@ -188,7 +231,7 @@ export async function instagramCallOutcome(publication: Publication) {
       accessToken,
       context.channel,
       publication.callRef,
-      publishedText(context.post),
+      publication.placement === "story" ? null : publishedText(context.post),
       publication.callStartedAt ?? publication.updatedAt,
     );
   } catch {
@@ -204,6 +247,7 @@ async function makeContainer(
   media: InstagramMedia,
   run: PublishRun,
 ) {
+  if (media.kind === "story") return createInstagramContainer(accessToken, igUserId, media);
   if (media.kind === "reel")
     return createInstagramContainer(accessToken, igUserId, {
       kind: "reel",
@@ -246,7 +290,7 @@ export function instagramDelivery(
 ) {
   const igUserId = channel.externalId;
   const outcomeOf = (containerId: string, since: Date) =>
-    containerOutcome(accessToken, channel, containerId, caption, since);
+    containerOutcome(accessToken, channel, containerId, media.kind === "story" ? null : caption, since);
   return async (run: PublishRun): Promise<Sent> => {
     let creationId = "";
     if (earlier) {

@@ -1,4 +1,5 @@
 import type { Post } from "@/db/schema";
+import type { PublicationPlacement } from "@/lib/contracts/enums";
 import type { PUBLISH_RULES } from "@/lib/contracts/error-details";
 import { CHANNEL_RULES, type Channel, MAX_MEDIA_ITEMS } from "@/lib/contracts/post-rules";
 
@@ -27,12 +28,14 @@ export type PublishRuleViolation = {
  * store (its size) and the video job that made it (its length), so they are linkedin-video.ts's
  * linkedinVideoRuleViolation.
  * Instagram: media required, the video as a reel or the media plan's generated images; a carousel plan
- * needs 2 to 10 of them.
+ * needs 2 to 10 of them. An Instagram story sends no text: it needs the video or one generated image.
  */
 export function publishRuleViolation(
   channel: Channel,
   post: Pick<Post, "caption" | "hashtags" | "videoUrl" | "mediaPlan">,
+  placement: PublicationPlacement = "feed",
 ): PublishRuleViolation | null {
+  if (placement === "story") return storyMediaViolation(post);
   const text = publishedText(post);
   const withMedia = Boolean(post.videoUrl) || post.mediaPlan.items.some((item) => Boolean(item.imageKey));
   const rule = CHANNEL_RULES[channel];
@@ -78,4 +81,18 @@ function instagramMediaViolation(
     };
   }
   return null;
+}
+
+/** A story is one picture or one video, without text: the post's video, else its first generated image. */
+function storyMediaViolation(post: Pick<Post, "videoUrl" | "mediaPlan">): PublishRuleViolation | null {
+  if (post.videoUrl || post.mediaPlan.items.some((item) => Boolean(item.imageKey))) return null;
+  return {
+    channel: "instagram",
+    rule: "media_required",
+    limit: 1,
+    actual: 0,
+    withMedia: false,
+    message:
+      "An Instagram story is a picture or a video: generate an image of the media plan or add the video (its caption is not sent).",
+  };
 }

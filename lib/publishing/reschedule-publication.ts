@@ -55,6 +55,7 @@ export async function reschedulePublication({
     requiresApproval: brand.requiresApproval,
     post: context.post,
     channel: context.channel,
+    placement: row.placement,
   });
 
   const publishAt = new Date(input.publishAt);

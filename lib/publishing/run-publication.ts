@@ -32,6 +32,7 @@ import {
   instagramCallOutcome,
   instagramDelivery,
   instagramMedia,
+  instagramStoryVideoViolation,
 } from "./publish-instagram";
 import { freshLinkedInToken, sendLinkedInPost } from "./publish-linkedin";
 import { publishedText, publishRuleViolation } from "./publish-rules";
@@ -177,7 +178,9 @@ export async function runPublication(publicationId: string, boss: PgBoss) {
       `The brand requires approval and the post is ${post.status} now.`,
     );
   }
-  const violation = publishRuleViolation(channel.channel, post);
+  const violation =
+    publishRuleViolation(channel.channel, post, row.placement) ??
+    (row.placement === "story" ? await instagramStoryVideoViolation(post) : null);
   if (violation) return fail(row, token, "publish_rule_violation", violation.message);
 
   const unreadable = async () => {
@@ -234,7 +237,7 @@ export async function runPublication(publicationId: string, boss: PgBoss) {
     }
     let media: InstagramMedia;
     try {
-      media = await instagramMedia(post);
+      media = await instagramMedia(post, row.placement);
     } catch (error) {
       return mediaFailed(error);
     }

@@ -13,8 +13,9 @@ import { listen, readBody, sampleMp4, sendJson } from "./fake-provider-kit";
  * - `GET /access_token?grant_type=ig_exchange_token&client_secret=` → a long-lived token (60 days), and
  *   `GET /refresh_access_token?grant_type=ig_refresh_token` → a new one;
  * - `GET /me?fields=user_id,username,name,profile_picture_url`;
- * - `POST /{ig-user-id}/media` (`image_url` [+ `is_carousel_item`], `media_type=REELS` + `video_url`, or
- *   `media_type=CAROUSEL` + `children`): a container. The fake FETCHES the URL, as Instagram does; the
+ * - `POST /{ig-user-id}/media` (`image_url` [+ `is_carousel_item`], `media_type=REELS` + `video_url`,
+ *   `media_type=CAROUSEL` + `children`, or `media_type=STORIES` + `image_url` or `video_url`, no caption): a
+ *   container. A published story is a post of mediaType STORY, which the account's media list leaves out. The fake FETCHES the URL, as Instagram does; the
  *   container is IN_PROGRESS for `pollsUntilFinished` polls, then FINISHED, or ERROR when the media could not
  *   be fetched (or is not a JPEG / an MP4) or `failNextContainer` is set;
  * - `GET /{container-id}?fields=status_code,status`;
@@ -32,7 +33,7 @@ import { listen, readBody, sampleMp4, sendJson } from "./fake-provider-kit";
 export type FakeInstagramPost = {
   id: string;
   igUserId: string;
-  mediaType: "IMAGE" | "CAROUSEL_ALBUM" | "REELS";
+  mediaType: "IMAGE" | "CAROUSEL_ALBUM" | "REELS" | "STORY";
   caption: string;
   media: { url: string; bytes: number; contentType: string }[];
   containerId: string;
@@ -63,7 +64,7 @@ export type FakeInstagramBehavior = {
 type Container = {
   id: string;
   igUserId: string;
-  mediaType: "IMAGE" | "CAROUSEL" | "REELS";
+  mediaType: "IMAGE" | "CAROUSEL" | "REELS" | "STORIES";
   carouselItem: boolean;
   caption: string;
   children: string[];
@@ -102,6 +103,7 @@ const LIMIT = 50;
 
 function permalinkOf(post: FakeInstagramPost) {
   const shortcode = Buffer.from(post.id).toString("base64url").slice(0, 11);
+  if (post.mediaType === "STORY") return `https://www.instagram.com/stories/acme_roasters/${post.id}/`;
   return `https://www.instagram.com/${post.mediaType === "REELS" ? "reel" : "p"}/${shortcode}/`;
 }
 const DAY_MS = 86_400_000;
@@ -357,7 +359,7 @@ export async function startFakeInstagram(options: { port?: number } = {}): Promi
       const fields = (param("fields") ?? "id").split(",");
       const limit = Number(param("limit") ?? 25);
       const data = posts
-        .filter((post) => post.igUserId === account.userId)
+        .filter((post) => post.igUserId === account.userId && post.mediaType !== "STORY")
         .slice(-limit)
         .reverse()
         .map((post) => {
@@ -377,7 +379,8 @@ export async function startFakeInstagram(options: { port?: number } = {}): Promi
       const container: Container = {
         id: newId(),
         igUserId: account.userId,
-        mediaType: mediaType === "REELS" ? "REELS" : mediaType === "CAROUSEL" ? "CAROUSEL" : "IMAGE",
+        mediaType:
+          mediaType === "REELS" || mediaType === "CAROUSEL" || mediaType === "STORIES" ? mediaType : "IMAGE",
         carouselItem: param("is_carousel_item") === "true",
         caption: param("caption") ?? "",
         children: [],
@@ -393,7 +396,7 @@ export async function startFakeInstagram(options: { port?: number } = {}): Promi
           code: 100,
           error_subcode: 2207028,
         });
-      if (mediaType && !["REELS", "CAROUSEL", "VIDEO", "IMAGE"].includes(mediaType))
+      if (mediaType && !["REELS", "CAROUSEL", "VIDEO", "IMAGE", "STORIES"].includes(mediaType))
         return graphError(res, 400, { message: "Invalid parameter: media_type", code: 100 });
       if (container.mediaType === "CAROUSEL") {
         const children = (param("children") ?? "").split(",").filter(Boolean);
@@ -411,6 +414,16 @@ export async function startFakeInstagram(options: { port?: number } = {}): Promi
         }
         container.children = children;
         container.fetched = true;
+      } else if (container.mediaType === "STORIES") {
+        if (param("caption") !== null)
+          return graphError(res, 400, { message: "Invalid parameter: stories take no caption", code: 100 });
+        const videoUrl = param("video_url");
+        const imageUrl = param("image_url");
+        if (!videoUrl === !imageUrl)
+          return graphError(res, 400, { message: "A story needs one image_url or one video_url", code: 100 });
+        void (videoUrl
+          ? fetchMedia(container, videoUrl, "video")
+          : fetchMedia(container, imageUrl as string, "image"));
       } else if (container.mediaType === "REELS") {
         const videoUrl = param("video_url");
         if (!videoUrl)
@@ -477,7 +490,9 @@ export async function startFakeInstagram(options: { port?: number } = {}): Promi
             ? "CAROUSEL_ALBUM"
             : container.mediaType === "REELS"
               ? "REELS"
-              : "IMAGE",
+              : container.mediaType === "STORIES"
+                ? "STORY"
+                : "IMAGE",
         caption: container.caption,
         media: container.media,
         containerId: container.id,

@@ -1,0 +1,1 @@
+ALTER TABLE "publications" ADD COLUMN "placement" text DEFAULT 'feed' NOT NULL;
