@@ -125,6 +125,8 @@ test("connect LinkedIn through its consent page and publish a text post with an 
   // Brand settings → LinkedIn's (the fake's) consent page → Allow → back in brand settings, connected.
   await page.goto(`/brands/${brandId}`);
   const panel = page.getByTestId("channels-panel");
+  // The list of connections loads on its own and moves the links below it: click once it has.
+  await expect(panel.getByText("No channel connected yet.")).toBeVisible();
   await panel.getByRole("link", { name: "Connect LinkedIn" }).click();
   await expect(page).toHaveURL(new RegExp(`^${linkedinUrl}/oauth/v2/authorization\\?`));
   await page.getByRole("link", { name: "Allow" }).click();
@@ -209,6 +211,8 @@ test("connect Instagram through its consent page and publish a carousel of two i
   // Brand settings → Instagram's (the fake's) consent page → Allow → back, connected with name and avatar.
   await page.goto(`/brands/${brandId}`);
   const panel = page.getByTestId("channels-panel");
+  // The list of connections loads on its own and moves the links below it: click once it has.
+  await expect(panel.getByText("No channel connected yet.")).toBeVisible();
   await panel.getByRole("link", { name: "Connect Instagram" }).click();
   await expect(page).toHaveURL(new RegExp(`^${instagramUrl}/oauth/authorize\\?`));
   await page.getByRole("link", { name: "Allow" }).click();
