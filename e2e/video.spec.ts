@@ -152,6 +152,19 @@ test("make a video from a post, watch it render, play it and put it in the post"
   expect(box?.height).toBeLessThanOrEqual(449);
   const shape = await inPost.evaluate((video: HTMLVideoElement) => video.videoWidth / video.videoHeight);
   expect(Math.abs((box?.width ?? 0) / (box?.height ?? 1) - shape)).toBeLessThan(0.05);
+  // With the job's poster, and its captions as a track Chromium loads and parses (burned in, so not shown).
+  const poster = await inPost.getAttribute("poster");
+  const posterResponse = await page.request.get(poster ?? "");
+  expect(posterResponse.status()).toBe(200);
+  expect(posterResponse.headers()["content-type"]).toBe("image/jpeg");
+  const cues = await inPost.evaluate(async (video: HTMLVideoElement) => {
+    const element = video.querySelector("track");
+    if (element?.kind !== "captions" || element.default) return -1;
+    element.track.mode = "hidden";
+    for (let i = 0; i < 100 && element.readyState !== 2; i++) await new Promise((r) => setTimeout(r, 50));
+    return element.track.cues?.length ?? 0;
+  });
+  expect(cues).toBeGreaterThan(0);
 
   await page.goto("/videos");
   await expect(page.getByTestId("video-job-row")).toHaveCount(1);

@@ -7,7 +7,7 @@ import { type FakeTelegram, startFakeTelegram } from "./support/fake-telegram";
 import { api } from "./support/http";
 import { type S3Server, startS3Server } from "./support/s3-server";
 import { startTestServer, type TestServer } from "./support/test-server";
-import { finishedVideoUrl } from "./support/video-api";
+import { finishedVideo } from "./support/video-api";
 import { waitFor } from "./support/video-media";
 
 // A post's video taken from one of the brand's own video jobs ("Use in post" sends the job's signed videoUrl)
@@ -43,6 +43,7 @@ for (const store of ["local", "s3"] as const) {
     let token: string;
     let brandId: string;
     let videoUrl: string;
+    let job: Awaited<ReturnType<typeof finishedVideo>>;
     let original: Buffer;
     const call = (p: string, init: Parameters<typeof api>[1] = {}) =>
       api(p, { server: server.url, token, ...init });
@@ -63,6 +64,17 @@ for (const store of ["local", "s3"] as const) {
       return patched.body;
     }
 
+    /** The post as the PATCH answered it, as GET gives it, and as the brand's list gives it. */
+    async function everyRead(saved: { postId: string }) {
+      return [
+        saved,
+        (await call(`/api/posts/${saved.postId}`)).body,
+        (await call(`/api/posts?brandId=${brandId}`)).body.items.find(
+          (item: { postId: string }) => item.postId === saved.postId,
+        ),
+      ];
+    }
+
     beforeAll(async () => {
       if (store === "s3") s3 = await startS3Server();
       telegram = await startFakeTelegram();
@@ -75,7 +87,8 @@ for (const store of ["local", "s3"] as const) {
         json: { name: "Roastery", tone: "warm and direct", voice: "short sentences" },
       });
       brandId = brand.body.brandId;
-      videoUrl = await finishedVideoUrl(call, brandId);
+      job = await finishedVideo(call, brandId);
+      videoUrl = job.videoUrl;
       const played = await fetchVideo(videoUrl, server.url);
       expect(played.status).toBe(200);
       original = played.bytes;
@@ -92,14 +105,7 @@ for (const store of ["local", "s3"] as const) {
       expect((await fetchVideo(dead, server.url)).status).not.toBe(200);
 
       const saved = await newPost({ videoUrl: dead });
-      const reads = [
-        saved.videoUrl,
-        (await call(`/api/posts/${saved.postId}`)).body.videoUrl,
-        (await call(`/api/posts?brandId=${brandId}`)).body.items.find(
-          (item: { postId: string }) => item.postId === saved.postId,
-        ).videoUrl,
-      ];
-      for (const link of reads) {
+      for (const { videoUrl: link } of await everyRead(saved)) {
         expect(link).not.toBe(dead);
         const played = await fetchVideo(link, server.url);
         expect(played.status, link).toBe(200);
@@ -109,6 +115,34 @@ for (const store of ["local", "s3"] as const) {
       // The absolute form of the link (a local link as the browser resolved it) is recognised too.
       const absolute = await newPost({ videoUrl: new URL(dead, server.url).toString() });
       expect((await fetchVideo(absolute.videoUrl, server.url)).status).toBe(200);
+    });
+
+    it("gives the video's job with it: shape, length, and a poster and captions that load, on every read", async () => {
+      expect(job.captionsUrl).toBeTruthy();
+      const saved = await newPost({ videoUrl: expired(videoUrl, server.url) });
+      for (const { videoJob: read } of await everyRead(saved)) {
+        expect(read).toMatchObject({
+          jobId: job.jobId,
+          aspectRatio: job.aspectRatio,
+          durationSeconds: job.durationSeconds,
+          captions: job.captions,
+        });
+        const poster = await fetchVideo(read.thumbnailUrl, server.url);
+        expect(poster.status, read.thumbnailUrl).toBe(200);
+        expect(poster.type).toBe("image/jpeg");
+        expect(poster.bytes.equals((await fetchVideo(job.thumbnailUrl, server.url)).bytes)).toBe(true);
+        const captions = await fetchVideo(read.captionsUrl, server.url);
+        expect(captions.status, read.captionsUrl).toBe(200);
+        expect(captions.bytes.toString("utf8")).toMatch(/^WEBVTT/);
+        expect(captions.type).toMatch(/^text\/vtt/);
+        expect(captions.bytes.toString("utf8")).toContain(" --> ");
+      }
+      // A post without a video, or with another site's, has none.
+      expect((await newPost({ caption: "No video here." })).videoJob).toBeNull();
+      expect((await newPost({ videoUrl: "https://cdn.example.com/clip.mp4" })).videoJob).toBeNull();
+      // Taking the video out takes its job out.
+      const removed = await call(`/api/posts/${saved.postId}`, { method: "PATCH", json: { videoUrl: null } });
+      expect(removed.body.videoJob).toBeNull();
     });
 
     it("publishes it after its link stopped working: Telegram gets the video itself", async () => {
@@ -158,6 +192,7 @@ for (const store of ["local", "s3"] as const) {
       const dead = expired(videoUrl, server.url);
       const foreign = await newPost({ videoUrl: dead }, asOther, brand.body.brandId);
       expect(foreign.videoUrl).toBe(dead);
+      expect(foreign.videoJob).toBeNull();
       expect((await asOther(`/api/posts/${foreign.postId}`)).body.videoUrl).toBe(dead);
       const elsewhere = await newPost({ videoUrl: "https://cdn.example.com/clip.mp4?token=abc" });
       expect(elsewhere.videoUrl).toBe("https://cdn.example.com/clip.mp4?token=abc");

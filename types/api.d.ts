@@ -1516,6 +1516,33 @@ export interface components {
             /** @description The post's video, or null. One of the brand's own videos comes back as a freshly signed URL on every read. */
             videoUrl: string | null;
             /**
+             * @description When videoUrl is one of the brand's own videos: the job that made it, with its shape, length, poster and captions (signed like videoUrl), for a player's poster and <track>. Null for another site's video or none.
+             * @example null
+             */
+            videoJob: {
+                /** @example vjb_7Hq2mXbV9kLr3NpQ */
+                jobId: string;
+                /**
+                 * @description The frame's shape. The renderer makes the short side 720 px (9:16 → 720×1280).
+                 * @example 9:16
+                 * @enum {string}
+                 */
+                aspectRatio: "9:16" | "4:5" | "1:1" | "16:9";
+                durationSeconds: number | null;
+                /**
+                 * @description A signed, expiring URL of a JPEG poster frame, set with videoUrl.
+                 * @example /media/videos/vjb_7Hq2mXbV9kLr3NpQ/poster.jpg?exp=1747820412&sig=Qm3nB5vC7xZ9lK1jH3gF5dS7aP9oI1uY3tR5eW7qE2r
+                 */
+                thumbnailUrl: string | null;
+                /** @description Whether captions are burned into the video. */
+                captions: boolean;
+                /**
+                 * @description Set with videoUrl when the renderer made captions: a signed, expiring URL of a WebVTT (.vtt) file of the spoken phrases and their times, for a <track> element or an upload.
+                 * @example /media/videos/vjb_7Hq2mXbV9kLr3NpQ/captions.vtt?exp=1747820412&sig=Vb8nM2kL4jH6gF8dS0aP2oI4uY6tR8eW0qZ2xC4vB6n
+                 */
+                captionsUrl: string | null;
+            } | null;
+            /**
              * @description The last approval step: submitted, approved, or changes requested (with the comment); null before any.
              * @example null
              */

@@ -1,7 +1,9 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
+import { compactPlayerSize, VideoPlayer } from "@/components/video/video-player";
 import { ROUTES } from "@/lib/contracts/routes";
+import type { VideoAspectRatio } from "@/lib/contracts/video";
 import type { LiveCheck } from "@/lib/docs/check-live-response";
 import { fillPath } from "@/lib/docs/placeholders";
 import { headerOf, sendRequest } from "./send-request";
@@ -15,6 +17,9 @@ type JobView = {
   progress?: number;
   videoUrl?: string | null;
   thumbnailUrl?: string | null;
+  captionsUrl?: string | null;
+  captions?: boolean;
+  aspectRatio?: VideoAspectRatio;
   error?: { message?: string } | null;
 };
 
@@ -124,13 +129,11 @@ export function JobPoller({ jobId }: { jobId: string }) {
             <p className="text-sm text-red-700">{state.job.error.message}</p>
           )}
           {state.job.status === "succeeded" && state.job.videoUrl && (
-            // biome-ignore lint/a11y/useMediaCaption: generated marketing videos carry no caption track.
-            <video
-              data-testid="job-video"
-              src={state.job.videoUrl}
-              poster={state.job.thumbnailUrl ?? undefined}
-              controls
-              className="w-full max-w-xl rounded-lg bg-black"
+            <VideoPlayer
+              url={state.job.videoUrl}
+              job={state.job}
+              className={`block rounded-lg ${compactPlayerSize(state.job.aspectRatio)}`}
+              testId="job-video"
             />
           )}
         </>

@@ -111,7 +111,15 @@ export function ChannelsPanel({ brandId, oauth }: { brandId: string; oauth: OAut
             Where this brand's posts are published. Owners connect them.
           </p>
         </div>
-        {channels.isPending && <div className="h-16 animate-pulse rounded-lg bg-slate-100" />}
+        {channels.isPending && (
+          // The empty state's box, so that the links below do not move when a brand has no channel.
+          <p
+            role="status"
+            className="animate-pulse rounded-lg border border-dashed border-slate-200 p-4 text-center text-sm text-slate-500"
+          >
+            Loading channels…
+          </p>
+        )}
         {channels.error && (
           <ErrorNotice message={channels.error.message} onRetry={() => channels.refetch()} />
         )}

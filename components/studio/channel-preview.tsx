@@ -1,9 +1,16 @@
 "use client";
 
 import { useState } from "react";
-import type { Channel, MediaPlan } from "@/lib/contracts/posts";
+import { VideoPlayer } from "@/components/video/video-player";
+import type { Channel, MediaPlan, PostView } from "@/lib/contracts/posts";
 
-type PreviewPost = { caption: string; hashtags: string[]; mediaPlan: MediaPlan; videoUrl: string | null };
+type PreviewPost = {
+  caption: string;
+  hashtags: string[];
+  mediaPlan: MediaPlan;
+  videoUrl: string | null;
+  videoJob?: PostView["videoJob"];
+};
 
 const RATIO_CLASS: Record<MediaPlan["items"][number]["aspectRatio"], string> = {
   "1:1": "aspect-square",
@@ -49,8 +56,9 @@ function Media({ post, brandName }: { post: PreviewPost; brandName: string }) {
   const [shown, setShown] = useState(0);
   const items = post.mediaPlan.items;
   if (post.videoUrl) {
-    // biome-ignore lint/a11y/useMediaCaption: the marketer's own rendered video has no caption track yet.
-    return <video src={post.videoUrl} controls className="w-full bg-black" data-testid="preview-video" />;
+    return (
+      <VideoPlayer url={post.videoUrl} job={post.videoJob} className="block w-full" testId="preview-video" />
+    );
   }
   if (!items.length) return null;
   const current = Math.min(shown, items.length - 1);

@@ -8,6 +8,7 @@ import { CHANNEL_LABELS, CharacterCount, GOAL_LABELS, PostTextArea } from "@/com
 import { PostHashtags } from "@/components/studio/hashtag-editor";
 import { PostMediaPlan } from "@/components/studio/media-plan-editor";
 import { Button, Card, ErrorNotice } from "@/components/ui/primitives";
+import { compactPlayerSize, VideoPlayer } from "@/components/video/video-player";
 import { callApi } from "@/lib/client/api-client";
 import { reviewPost, submitPost } from "@/lib/client/operations";
 import { queryKeys } from "@/lib/client/queries";
@@ -255,14 +256,11 @@ export function PostEditor({
       {post.videoUrl && (
         <div className="space-y-1.5">
           <span className="text-sm font-medium text-slate-700">Video</span>
-          {/* At most a screenful high, in its own shape (a portrait video is not stretched to the column). */}
-          {/* biome-ignore lint/a11y/useMediaCaption: rendered videos have no caption track yet. */}
-          <video
-            src={post.videoUrl}
-            controls
-            preload="metadata"
-            className="mx-auto block max-h-[28rem] max-w-full rounded-lg bg-black"
-            data-testid="post-video"
+          <VideoPlayer
+            url={post.videoUrl}
+            job={post.videoJob}
+            className={`mx-auto block rounded-lg ${compactPlayerSize(post.videoJob?.aspectRatio)}`}
+            testId="post-video"
           />
         </div>
       )}

@@ -350,7 +350,11 @@ export function PostStudio({ postId }: { postId?: string }) {
               <PostPreview
                 channel={previewChannel}
                 brandName={brandName}
-                post={{ ...previewContent, videoUrl: streaming ? null : (post?.videoUrl ?? null) }}
+                post={{
+                  ...previewContent,
+                  videoUrl: streaming ? null : (post?.videoUrl ?? null),
+                  videoJob: post?.videoJob,
+                }}
               />
             ) : (
               <p className="rounded-lg border border-dashed border-slate-300 p-6 text-center text-sm text-slate-600">

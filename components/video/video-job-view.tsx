@@ -11,6 +11,7 @@ import { can } from "@/lib/contracts/permissions";
 import type { GenerateVideoInput, VideoJobView as VideoJob } from "@/lib/contracts/video";
 import { isTerminalVideoStatus } from "@/lib/contracts/video-rules";
 import { UseInPostButton } from "./use-in-post";
+import { VideoPlayer } from "./video-player";
 import { ASPECT_CLASS, ASPECT_LABEL, VideoPoster } from "./video-poster";
 import { formatDuration, formatTimeLeft, VideoStatusBadge } from "./video-status-badge";
 
@@ -191,21 +192,12 @@ export function VideoJobView({ jobId }: { jobId: string }) {
                 </ul>
               </div>
             )}
-            {/* biome-ignore lint/a11y/useMediaCaption: the captions track is added when the renderer made one; the script below is the transcript. */}
-            <video
-              data-testid="video-player"
-              controls
-              preload="metadata"
-              poster={job.thumbnailUrl ?? undefined}
-              src={job.videoUrl}
-              className={`${ASPECT_CLASS[job.aspectRatio]} ${PLAYER_SIZE[job.aspectRatio]} mx-auto rounded-lg bg-black`}
-            >
-              {job.captionsUrl && (
-                // Burned-in captions are already in the picture; the track is then for screen readers and
-                // players that list it, and shows by default only when the picture has none.
-                <track kind="captions" src={job.captionsUrl} label="Captions" default={!job.captions} />
-              )}
-            </video>
+            <VideoPlayer
+              url={job.videoUrl}
+              job={job}
+              className={`${PLAYER_SIZE[job.aspectRatio]} mx-auto rounded-lg`}
+              testId="video-player"
+            />
             <div className="flex flex-wrap items-center gap-3">
               {job.postId && <UseInPostButton postId={job.postId} videoUrl={job.videoUrl} />}
               <a

@@ -28,6 +28,7 @@ import {
   POST_STREAM_CONTENT_TYPE,
 } from "./post-rules";
 import { ROUTES } from "./routes";
+import { videoJob } from "./video";
 
 // The rules the browser also needs live zod-free in post-rules.ts; the contract re-exports them.
 export * from "./post-rules";
@@ -222,6 +223,20 @@ export const post = z
       .nullable()
       .describe(
         "The post's video, or null. One of the brand's own videos comes back as a freshly signed URL on every read.",
+      ),
+    videoJob: videoJob
+      .pick({
+        jobId: true,
+        aspectRatio: true,
+        durationSeconds: true,
+        thumbnailUrl: true,
+        captions: true,
+        captionsUrl: true,
+      })
+      .nullable()
+      .meta({ example: null })
+      .describe(
+        "When videoUrl is one of the brand's own videos: the job that made it, with its shape, length, poster and captions (signed like videoUrl), for a player's poster and <track>. Null for another site's video or none.",
       ),
     review: z
       .object({

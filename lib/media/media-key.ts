@@ -22,6 +22,7 @@ const CONTENT_TYPES: Record<string, string> = {
   aac: "audio/aac",
   m4a: "audio/mp4",
   wav: "audio/wav",
+  vtt: "text/vtt; charset=utf-8",
 };
 
 /** The content type a key's extension stands for. */

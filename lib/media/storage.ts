@@ -43,6 +43,16 @@ export async function signedMediaUrl(key: string | null | undefined): Promise<st
 }
 
 /**
+ * A column that holds either one of our media keys or an outside URL, as the API shows it: a key freshly
+ * signed, anything else as it was stored (a post's video sent as another site's link, a channel picture that
+ * could not be copied).
+ */
+export async function signedKeyOrUrl(stored: string | null): Promise<string | null> {
+  if (!stored) return null;
+  return isSafeKey(stored) ? signedMediaUrl(stored) : stored;
+}
+
+/**
  * The media key a database column holds. Columns hold bare keys; rows written before media URLs were
  * signed hold the old public path `/media/<key>`, which maps onto the same key.
  */

@@ -1,7 +1,8 @@
 import "server-only";
 import { and, eq, inArray } from "drizzle-orm";
-import type { Tx } from "@/db/client";
-import { videoJobs } from "@/db/schema";
+import { getDb, type Tx } from "@/db/client";
+import { type Post, videoJobs } from "@/db/schema";
+import type { PostView } from "@/lib/contracts/posts";
 import { isSafeKey } from "@/lib/media/media-key";
 import { signedMediaUrl, storedMediaKey } from "@/lib/media/storage";
 
@@ -41,11 +42,39 @@ export async function brandVideoKey(tx: Tx, brandId: string, url: string): Promi
   return storedMediaKey(job?.videoUrl);
 }
 
-/**
- * A post's video as the API shows it: one of the brand's videos (a bare key: URLs and paths are not keys)
- * freshly signed, any other URL as it was sent.
- */
-export async function postVideoUrl(stored: string | null): Promise<string | null> {
-  if (!stored) return null;
-  return isSafeKey(stored) ? signedMediaUrl(stored) : stored;
+/** The brand's succeeded job that made this video file (by its media key), or null. */
+export async function videoJobOfFile(brandId: string, key: string) {
+  const db = await getDb();
+  const [job] = await db
+    .select({
+      jobId: videoJobs.id,
+      aspectRatio: videoJobs.aspectRatio,
+      durationSeconds: videoJobs.durationSeconds,
+      thumbnailUrl: videoJobs.thumbnailUrl,
+      captions: videoJobs.captions,
+      captionsKey: videoJobs.captionsKey,
+    })
+    .from(videoJobs)
+    .where(
+      and(
+        eq(videoJobs.brandId, brandId),
+        eq(videoJobs.status, "succeeded"),
+        inArray(videoJobs.videoUrl, [key, `/media/${key}`]),
+      ),
+    )
+    .limit(1);
+  return job ?? null;
+}
+
+/** A post's `videoJob` as the API shows it: the job of one of the brand's own videos, its files signed. */
+export async function postVideoJob(post: Pick<Post, "brandId" | "videoUrl">): Promise<PostView["videoJob"]> {
+  if (!post.videoUrl || !isSafeKey(post.videoUrl)) return null;
+  const job = await videoJobOfFile(post.brandId, post.videoUrl);
+  if (!job) return null;
+  const { captionsKey, thumbnailUrl, ...rest } = job;
+  const [thumbnail, captionsUrl] = await Promise.all([
+    signedMediaUrl(storedMediaKey(thumbnailUrl)),
+    signedMediaUrl(storedMediaKey(captionsKey)),
+  ]);
+  return { ...rest, thumbnailUrl: thumbnail, captionsUrl };
 }

@@ -1,9 +1,9 @@
 import type { Post } from "@/db/schema";
 import type { PostView } from "@/lib/contracts/posts";
-import { signedMediaUrl } from "@/lib/media/storage";
-import { postVideoUrl } from "./post-video";
+import { signedKeyOrUrl, signedMediaUrl } from "@/lib/media/storage";
+import { postVideoJob } from "./post-video";
 
-type SignedMedia = { imageUrls: (string | null)[]; videoUrl: string | null };
+type SignedMedia = Pick<PostView, "videoUrl" | "videoJob"> & { imageUrls: (string | null)[] };
 
 /**
  * A posts row as the API shows it, with the signed URLs of its media (`imageUrls[i]` for the media plan's
@@ -11,7 +11,7 @@ type SignedMedia = { imageUrls: (string | null)[]; videoUrl: string | null };
  */
 export function toPostView(
   row: Post,
-  { imageUrls, videoUrl }: SignedMedia = { imageUrls: [], videoUrl: null },
+  { imageUrls, videoUrl, videoJob }: SignedMedia = { imageUrls: [], videoUrl: null, videoJob: null },
 ): PostView {
   return {
     postId: row.id,
@@ -32,6 +32,7 @@ export function toPostView(
     hashtags: row.hashtags,
     status: row.status,
     videoUrl,
+    videoJob,
     review:
       row.reviewAction && row.reviewedAt
         ? {
@@ -54,11 +55,12 @@ export function toPostView(
   };
 }
 
-/** The post as the API shows it, with freshly signed URLs of its media-plan images and of its video. */
+/** The post as the API shows it, with freshly signed URLs of its media-plan images, its video and that video's job's files. */
 export async function toSignedPostView(row: Post): Promise<PostView> {
-  const [imageUrls, videoUrl] = await Promise.all([
+  const [imageUrls, videoUrl, videoJob] = await Promise.all([
     Promise.all(row.mediaPlan.items.map((item) => signedMediaUrl(item.imageKey))),
-    postVideoUrl(row.videoUrl),
+    signedKeyOrUrl(row.videoUrl),
+    postVideoJob(row),
   ]);
-  return toPostView(row, { imageUrls, videoUrl });
+  return toPostView(row, { imageUrls, videoUrl, videoJob });
 }

@@ -2,7 +2,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { log } from "@/lib/log";
 import { isSafeKey } from "@/lib/media/media-key";
-import { getMediaStorage, signedMediaUrl } from "@/lib/media/storage";
+import { getMediaStorage } from "@/lib/media/storage";
 
 /** Profile pictures are small; anything bigger is not one. */
 const MAX_AVATAR_BYTES = 2 * 1024 * 1024;
@@ -37,12 +37,6 @@ export async function keepChannelAvatar(channelId: string, url: string): Promise
     log.warn("channel_avatar_not_kept", { channelId, host, error: (error as Error).message });
     return null;
   }
-}
-
-/** The picture as the API shows it: our copy freshly signed, else the platform's link as it was given. */
-export async function channelAvatarUrl(stored: string | null): Promise<string | null> {
-  if (!stored) return null;
-  return isSafeKey(stored) ? signedMediaUrl(stored) : stored;
 }
 
 /** Removes our copy (nothing to do for a platform's link). */

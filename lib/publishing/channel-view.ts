@@ -1,7 +1,8 @@
 import "server-only";
 import type { ChannelConnection } from "@/db/schema";
 import type { ChannelConnectionView } from "@/lib/contracts/publishing";
-import { channelAvatarUrl } from "./channel-avatar";
+import { signedKeyOrUrl } from "@/lib/media/storage";
+
 import { mediaDeliveryMode } from "./media-delivery";
 
 const UPLOAD_NOTE =
@@ -29,7 +30,7 @@ export async function toChannelView(row: ChannelConnection): Promise<ChannelConn
     channel: row.channel,
     accountName: row.accountName,
     accountHandle: row.accountHandle,
-    avatarUrl: await channelAvatarUrl(row.avatarUrl),
+    avatarUrl: await signedKeyOrUrl(row.avatarUrl),
     status: row.status,
     statusMessage: note(row, mediaDelivery),
     mediaDelivery,

@@ -3,6 +3,7 @@ import { buffer } from "node:stream/consumers";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Post } from "@/db/schema";
 import { getMediaStorage, storedMediaKey } from "@/lib/media/storage";
+import { videoJobOfFile } from "@/lib/posts/post-video";
 import {
   finalizeLinkedInVideoUpload,
   initializeLinkedInVideoUpload,
@@ -11,7 +12,7 @@ import {
   putLinkedInVideoPart,
   putLinkedInVideoThumbnail,
 } from "./linkedin";
-import { storedVideoKey, videoJobOfFile } from "./media-delivery";
+import { storedVideoKey } from "./media-delivery";
 import { PlatformError } from "./platform-error";
 import type { PublishRuleViolation } from "./publish-rules";
 import type { PublishRun } from "./publish-run";

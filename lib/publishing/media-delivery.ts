@@ -1,9 +1,7 @@
 import "server-only";
 import { isIP } from "node:net";
 import { buffer } from "node:stream/consumers";
-import { and, eq, inArray } from "drizzle-orm";
-import { getDb } from "@/db/client";
-import { type Post, videoJobs } from "@/db/schema";
+import type { Post } from "@/db/schema";
 import { getEnv } from "@/lib/config";
 import { contentTypeOf, isSafeKey } from "@/lib/media/media-key";
 import { getMediaStorage, storedMediaKey } from "@/lib/media/storage";
@@ -102,21 +100,4 @@ export async function mediaPlanImages(post: Pick<Post, "mediaPlan">): Promise<Pl
     });
   }
   return images;
-}
-
-/** What the brand's video job that made this file knows of it: its length and its poster. */
-export async function videoJobOfFile(brandId: string, key: string) {
-  const db = await getDb();
-  const [job] = await db
-    .select({ durationSeconds: videoJobs.durationSeconds, thumbnailUrl: videoJobs.thumbnailUrl })
-    .from(videoJobs)
-    .where(
-      and(
-        eq(videoJobs.brandId, brandId),
-        eq(videoJobs.status, "succeeded"),
-        inArray(videoJobs.videoUrl, [key, `/media/${key}`]),
-      ),
-    )
-    .limit(1);
-  return job ?? null;
 }

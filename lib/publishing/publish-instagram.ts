@@ -14,6 +14,7 @@ import { getEnv } from "@/lib/config";
 import type { PublicationPlacement } from "@/lib/contracts/enums";
 import { log } from "@/lib/log";
 import { storedMediaKey } from "@/lib/media/storage";
+import { videoJobOfFile } from "@/lib/posts/post-video";
 import { oauthCredentials, saveOAuthCredentials } from "./channels";
 import {
   createInstagramContainer,
@@ -24,7 +25,7 @@ import {
   publishInstagramContainer,
   refreshInstagramToken,
 } from "./instagram";
-import { fetchableMediaUrl, storedVideoKey, videoJobOfFile } from "./media-delivery";
+import { fetchableMediaUrl, storedVideoKey } from "./media-delivery";
 import { oauthCredentialsFrom } from "./oauth-connect";
 import { PlatformError } from "./platform-error";
 import { type PublishRuleViolation, publishedText } from "./publish-rules";

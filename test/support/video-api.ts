@@ -69,12 +69,22 @@ export function videoClient(server: string, token: string) {
   return { call, newBrand, newPost, createJob, getJob, pollJob, runJob };
 }
 
-/** A video job run to its end: its signed video and poster URLs and its length. */
+type FinishedVideo = {
+  jobId: string;
+  aspectRatio: string;
+  videoUrl: string;
+  thumbnailUrl: string;
+  durationSeconds: number;
+  captions: boolean;
+  captionsUrl: string | null;
+};
+
+/** A video job run to its end, as its status answers: its signed video, poster and captions URLs, its length. */
 export async function finishedVideo(
   call: Call,
   brandId: string,
   { timeoutMs = 120_000, mode = "regular" }: { timeoutMs?: number; mode?: "regular" | "avatar" } = {},
-): Promise<{ videoUrl: string; thumbnailUrl: string; durationSeconds: number }> {
+): Promise<FinishedVideo> {
   const job = await call("/api/video/jobs", {
     method: "POST",
     json: {
@@ -84,7 +94,7 @@ export async function finishedVideo(
     },
   });
   if (job.status !== 202) throw new Error(`Video job not created: ${job.status} ${job.text}`);
-  let done = { videoUrl: "", thumbnailUrl: "", durationSeconds: 0 };
+  let done = {} as FinishedVideo;
   await waitFor(
     async () => {
       const status = await call(`/api/video/jobs/${job.body.jobId}`);
@@ -94,7 +104,7 @@ export async function finishedVideo(
     },
     { timeoutMs, what: "the video" },
   );
-  return { videoUrl: done.videoUrl, thumbnailUrl: done.thumbnailUrl, durationSeconds: done.durationSeconds };
+  return done;
 }
 
 /** A short regular video rendered for the brand: its signed `videoUrl` once the job has succeeded. */
