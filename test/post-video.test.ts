@@ -118,7 +118,8 @@ for (const store of ["local", "s3"] as const) {
     });
 
     it("gives the video's job with it: shape, length, and a poster and captions that load, on every read", async () => {
-      expect(job.captionsUrl).toBeTruthy();
+      expect(job.captionsUrl).toMatch(/^\/media\//);
+      if (store === "s3") expect(new URL(job.videoUrl, server.url).origin).not.toBe(server.url);
       const saved = await newPost({ videoUrl: expired(videoUrl, server.url) });
       for (const { videoJob: read } of await everyRead(saved)) {
         expect(read).toMatchObject({
@@ -131,6 +132,8 @@ for (const store of ["local", "s3"] as const) {
         expect(poster.status, read.thumbnailUrl).toBe(200);
         expect(poster.type).toBe("image/jpeg");
         expect(poster.bytes.equals((await fetchVideo(job.thumbnailUrl, server.url)).bytes)).toBe(true);
+        // On this site with either store (a browser loads a <track> only from the page's origin).
+        expect(read.captionsUrl).toMatch(/^\/media\/videos\/.+\/captions\.vtt\?exp=\d+&sig=/);
         const captions = await fetchVideo(read.captionsUrl, server.url);
         expect(captions.status, read.captionsUrl).toBe(200);
         expect(captions.bytes.toString("utf8")).toMatch(/^WEBVTT/);

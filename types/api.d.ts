@@ -1516,7 +1516,7 @@ export interface components {
             /** @description The post's video, or null. One of the brand's own videos comes back as a freshly signed URL on every read. */
             videoUrl: string | null;
             /**
-             * @description When videoUrl is one of the brand's own videos: the job that made it, with its shape, length, poster and captions (signed like videoUrl), for a player's poster and <track>. Null for another site's video or none.
+             * @description When videoUrl is one of the brand's own videos: the job that made it, with its shape, length, poster and captions (signed like the job's), for a player's poster and <track>. Null for another site's video or none.
              * @example null
              */
             videoJob: {
@@ -1537,7 +1537,7 @@ export interface components {
                 /** @description Whether captions are burned into the video. */
                 captions: boolean;
                 /**
-                 * @description Set with videoUrl when the renderer made captions: a signed, expiring URL of a WebVTT (.vtt) file of the spoken phrases and their times, for a <track> element or an upload.
+                 * @description Set with videoUrl when the renderer made captions: a signed, expiring URL of a WebVTT (.vtt) file of the spoken phrases and their times, for a <track> element or an upload. Always a link on this site, with S3 media too: browsers load a <track> only from the page's origin.
                  * @example /media/videos/vjb_7Hq2mXbV9kLr3NpQ/captions.vtt?exp=1747820412&sig=Vb8nM2kL4jH6gF8dS0aP2oI4uY6tR8eW0qZ2xC4vB6n
                  */
                 captionsUrl: string | null;
@@ -1616,7 +1616,7 @@ export interface components {
             /** @description Whether captions are burned into the video. */
             captions: boolean;
             /**
-             * @description Set with videoUrl when the renderer made captions: a signed, expiring URL of a WebVTT (.vtt) file of the spoken phrases and their times, for a <track> element or an upload.
+             * @description Set with videoUrl when the renderer made captions: a signed, expiring URL of a WebVTT (.vtt) file of the spoken phrases and their times, for a <track> element or an upload. Always a link on this site, with S3 media too: browsers load a <track> only from the page's origin.
              * @example /media/videos/vjb_7Hq2mXbV9kLr3NpQ/captions.vtt?exp=1747820412&sig=Vb8nM2kL4jH6gF8dS0aP2oI4uY6tR8eW0qZ2xC4vB6n
              */
             captionsUrl: string | null;

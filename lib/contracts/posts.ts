@@ -236,7 +236,7 @@ export const post = z
       .nullable()
       .meta({ example: null })
       .describe(
-        "When videoUrl is one of the brand's own videos: the job that made it, with its shape, length, poster and captions (signed like videoUrl), for a player's poster and <track>. Null for another site's video or none.",
+        "When videoUrl is one of the brand's own videos: the job that made it, with its shape, length, poster and captions (signed like the job's), for a player's poster and <track>. Null for another site's video or none.",
       ),
     review: z
       .object({

@@ -129,7 +129,7 @@ export const videoJob = z
       .string()
       .nullable()
       .describe(
-        "Set with videoUrl when the renderer made captions: a signed, expiring URL of a WebVTT (.vtt) file of the spoken phrases and their times, for a <track> element or an upload.",
+        "Set with videoUrl when the renderer made captions: a signed, expiring URL of a WebVTT (.vtt) file of the spoken phrases and their times, for a <track> element or an upload. Always a link on this site, with S3 media too: browsers load a <track> only from the page's origin.",
       )
       .meta({
         example:

@@ -1,11 +1,15 @@
 import "server-only";
 import { getEnv } from "@/lib/config";
+import { signLocalMediaUrl } from "./local-signature";
 import { localMediaStorage } from "./local-storage";
-import { isSafeKey } from "./media-key";
+import { assertSafeKey, isSafeKey } from "./media-key";
+
+export { assertSafeKey };
+
 import type { MediaStorage } from "./media-storage";
+import { mediaUrlWindow } from "./media-url-lifetime";
 import { s3MediaStorage } from "./s3-storage";
 
-export { assertSafeKey } from "./media-key";
 export {
   type ByteRange,
   MediaNotFoundError,
@@ -40,6 +44,17 @@ export function getMediaStorage(): MediaStorage {
 /** A freshly signed URL for a stored key (what every API response carries), or null without a key. */
 export async function signedMediaUrl(key: string | null | undefined): Promise<string | null> {
   return key ? getMediaStorage().signedUrl(key) : null;
+}
+
+/**
+ * A signed URL on this site for a stored key, whatever the store: the app serves `/media/<key>` from S3 too.
+ * For captions: a browser loads a <track> only from the page's origin (or with CORS, which a bucket may not
+ * allow), while the video itself plays from any origin.
+ */
+export async function sameOriginMediaUrl(key: string | null | undefined): Promise<string | null> {
+  if (!key) return null;
+  assertSafeKey(key);
+  return signLocalMediaUrl(key, mediaUrlWindow().expiresAt);
 }
 
 /**

@@ -4,7 +4,7 @@ import { getDb, type Tx } from "@/db/client";
 import { type Post, videoJobs } from "@/db/schema";
 import type { PostView } from "@/lib/contracts/posts";
 import { isSafeKey } from "@/lib/media/media-key";
-import { signedMediaUrl, storedMediaKey } from "@/lib/media/storage";
+import { sameOriginMediaUrl, signedMediaUrl, storedMediaKey } from "@/lib/media/storage";
 
 /** The URL's path, decoded; null when it is neither a URL nor a path. */
 export function pathOf(url: string) {
@@ -74,7 +74,7 @@ export async function postVideoJob(post: Pick<Post, "brandId" | "videoUrl">): Pr
   const { captionsKey, thumbnailUrl, ...rest } = job;
   const [thumbnail, captionsUrl] = await Promise.all([
     signedMediaUrl(storedMediaKey(thumbnailUrl)),
-    signedMediaUrl(storedMediaKey(captionsKey)),
+    sameOriginMediaUrl(storedMediaKey(captionsKey)),
   ]);
   return { ...rest, thumbnailUrl: thumbnail, captionsUrl };
 }

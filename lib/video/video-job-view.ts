@@ -1,7 +1,7 @@
 import type { VideoJob } from "@/db/schema";
 import type { ErrorCode } from "@/lib/api/error-codes";
 import { isTerminalVideoStatus, type VideoJobView } from "@/lib/contracts/video";
-import { signedMediaUrl, storedMediaKey } from "@/lib/media/storage";
+import { sameOriginMediaUrl, signedMediaUrl, storedMediaKey } from "@/lib/media/storage";
 
 /** Seconds the client waits between polls while a job is not finished. */
 export const POLL_SECONDS = 2;
@@ -55,7 +55,7 @@ export async function toVideoJobView(job: VideoJobViewRow): Promise<VideoJobView
     thumbnailUrl: succeeded ? await signedMediaUrl(storedMediaKey(job.thumbnailUrl)) : null,
     durationSeconds: job.status === "succeeded" ? job.durationSeconds : null,
     captions: job.captions,
-    captionsUrl: succeeded ? await signedMediaUrl(storedMediaKey(job.captionsKey)) : null,
+    captionsUrl: succeeded ? await sameOriginMediaUrl(storedMediaKey(job.captionsKey)) : null,
     warnings: succeeded ? job.warnings : [],
     error:
       job.status === "failed"
