@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useSession } from "@/lib/client/session";
 import { operationUrl } from "@/lib/contracts/operation";
 import { ROUTES } from "@/lib/contracts/routes";
@@ -78,6 +78,11 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
   const [lookups, setLookups] = useState<Record<string, Lookup>>({});
   const [bodyText, setBodyText] = useState(testBody === null ? "" : formatJson(testBody));
   const [result, setResult] = useState<Result | null>(null);
+  // The answer lands below the button, often below the fold of the docs' sticky column: bring it into view.
+  const resultBox = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (result) resultBox.current?.scrollIntoView({ block: "start" });
+  }, [result]);
   const [sending, setSending] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const safety = useMemo(
@@ -367,7 +372,7 @@ export function TestPanel({ cardId, method, testPath, testBody, mockOutput, plac
       )}
 
       {result ? (
-        <div data-testid="test-result" className="space-y-3">
+        <div ref={resultBox} data-testid="test-result" className="scroll-mt-4 space-y-3">
           <div className="flex items-center gap-3 text-sm">
             <span
               data-testid="response-status"

@@ -9,7 +9,7 @@ import { createApiKey, revokeApiKey } from "@/lib/client/operations";
 import { apiKeysQuery, queryKeys } from "@/lib/client/queries";
 import type { createApiKeyResponse } from "@/lib/contracts/keys";
 
-const formatDate = (value: string | null) => (value ? new Date(value).toLocaleString() : "Never");
+const formatDate = (value: string | null) => (value ? new Date(value).toLocaleString() : "never");
 
 export function ApiKeysPanel() {
   const queryClient = useQueryClient();
@@ -99,40 +99,37 @@ export function ApiKeysPanel() {
           </p>
         )}
         {keys.data && keys.data.items.length > 0 && (
-          <table className="mt-4 w-full text-left text-sm">
-            <thead className="text-xs uppercase text-slate-500">
-              <tr>
-                <th className="py-2">Name</th>
-                <th>Key</th>
-                <th>Created</th>
-                <th>Last used</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {keys.data.items.map((key) => (
-                <tr key={key.keyId} data-testid="api-key-row">
-                  <td className="py-2 font-medium">{key.name}</td>
-                  <td className="font-mono text-slate-600">{key.hint}</td>
-                  <td className="text-slate-600">{formatDate(key.createdAt)}</td>
-                  <td className="text-slate-600">{formatDate(key.lastUsedAt)}</td>
-                  <td className="text-right">
-                    <Button
-                      variant="danger"
-                      disabled={revoke.isPending}
-                      onClick={() => {
-                        if (window.confirm(`Revoke "${key.name}"? Scripts using it stop working at once.`)) {
-                          revoke.mutate(key.keyId);
-                        }
-                      }}
-                    >
-                      Revoke
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          // A list rather than a table: on a phone a row of five columns squeezed the name and dates.
+          <ul className="mt-4 divide-y divide-slate-100 text-sm" aria-label="API keys">
+            {keys.data.items.map((key) => (
+              <li
+                key={key.keyId}
+                data-testid="api-key-row"
+                className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 py-3"
+              >
+                <div className="min-w-0">
+                  <p className="break-words font-medium text-slate-800">
+                    {key.name}{" "}
+                    <span className="font-mono text-sm font-normal text-slate-600">{key.hint}</span>
+                  </p>
+                  <p className="text-xs text-slate-500">
+                    Created {formatDate(key.createdAt)} · Last used {formatDate(key.lastUsedAt)}
+                  </p>
+                </div>
+                <Button
+                  variant="danger"
+                  disabled={revoke.isPending}
+                  onClick={() => {
+                    if (window.confirm(`Revoke "${key.name}"? Scripts using it stop working at once.`)) {
+                      revoke.mutate(key.keyId);
+                    }
+                  }}
+                >
+                  Revoke
+                </Button>
+              </li>
+            ))}
+          </ul>
         )}
       </Card>
     </div>

@@ -13,7 +13,7 @@ export function AvatarStatusBadge({ status }: { status: BrandResponse["avatarSta
     <span
       data-testid="avatar-status"
       data-status={status}
-      className={`inline-flex items-center gap-1.5 rounded-full px-2.5 py-0.5 text-xs font-medium ${className}`}
+      className={`inline-flex items-center gap-1.5 whitespace-nowrap rounded-full px-2.5 py-0.5 text-xs font-medium ${className}`}
     >
       {status === "training" && <span className="size-1.5 animate-pulse rounded-full bg-amber-500" />}
       {label}

@@ -80,12 +80,16 @@ export function BrandSettings({ brandId, oauth }: { brandId: string; oauth: OAut
         </Link>
         <div className="mt-2 flex items-center gap-4">
           <BrandAvatar brand={brand.data} size={56} />
-          <div>
+          <div className="min-w-0">
             <h1 className="text-2xl font-semibold tracking-tight">{brand.data.name}</h1>
-            <div className="mt-1 flex items-center gap-2 text-sm text-slate-500">
+            <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-500">
               <AvatarStatusBadge status={brand.data.avatarStatus} />
-              <span>Updated {new Date(brand.data.updatedAt).toLocaleString()}</span>
-              <span data-testid="my-role">Your role: {brand.data.role}</span>
+              <span className="whitespace-nowrap">
+                Updated {new Date(brand.data.updatedAt).toLocaleString()}
+              </span>
+              <span className="whitespace-nowrap" data-testid="my-role">
+                Your role: {brand.data.role}
+              </span>
             </div>
           </div>
         </div>
@@ -111,7 +115,8 @@ export function BrandSettings({ brandId, oauth }: { brandId: string; oauth: OAut
           onSaved={(saved) => brandChanged(queryClient, saved)}
         />
         <div className="space-y-6 lg:sticky lg:top-6">
-          <fieldset disabled={!canEdit} className="contents">
+          {/* Not `display: contents`: the column's spacing cannot land on such a box, and the cards touched. */}
+          <fieldset disabled={!canEdit} className="min-w-0">
             <BrandKitPanel brand={brand.data} />
           </fieldset>
           <AvatarPanel brand={brand.data} readOnly={!canEdit} />

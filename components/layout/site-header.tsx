@@ -1,6 +1,8 @@
 "use client";
 
 import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { useEffect, useRef } from "react";
 import { SignOutButton } from "@/components/auth/sign-out-button";
 import { useSession } from "@/lib/client/session";
 
@@ -20,6 +22,13 @@ export const NAV_ITEMS = [
  */
 export function SiteHeader() {
   const session = useSession();
+  const pathname = usePathname();
+  const current = NAV_ITEMS.find((item) => pathname === item.href || pathname.startsWith(`${item.href}/`));
+  const currentLink = useRef<HTMLAnchorElement>(null);
+  // On a phone the strip scrolls sideways: bring the current page's item into view.
+  useEffect(() => {
+    if (current) currentLink.current?.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }, [current]);
   return (
     <header className="border-b border-slate-200 bg-white">
       <div className="mx-auto flex min-h-14 max-w-6xl flex-wrap items-center gap-x-8 gap-y-1 px-4 py-2 sm:px-6">
@@ -27,13 +36,18 @@ export function SiteHeader() {
           <span className="grid size-7 place-items-center rounded-md bg-brand-600 text-sm text-white">B</span>
           Brand Studio
         </Link>
-        <div className="order-last -mx-1 w-full overflow-x-auto sm:order-none sm:mx-0 sm:w-auto">
-          <nav aria-label="Main" className="flex gap-1 text-sm">
+        {/* On a phone the strip scrolls sideways, and fades out at its end to say so. */}
+        <div className="order-last -mx-1 w-full overflow-x-auto [mask-image:linear-gradient(to_right,black_85%,transparent)] sm:order-none sm:mx-0 sm:w-auto sm:[mask-image:none]">
+          <nav aria-label="Main" className="flex gap-1 pr-8 text-sm sm:pr-0">
             {NAV_ITEMS.map((item) => (
               <Link
                 key={item.href}
                 href={item.href}
-                className="whitespace-nowrap rounded-md px-3 py-1.5 text-slate-600 hover:bg-slate-100 hover:text-slate-900"
+                ref={item === current ? currentLink : undefined}
+                aria-current={item === current ? "page" : undefined}
+                className={`whitespace-nowrap rounded-md px-3 py-1.5 hover:bg-slate-100 hover:text-slate-900 ${
+                  item === current ? "bg-slate-100 font-medium text-slate-900" : "text-slate-600"
+                }`}
               >
                 {item.label}
               </Link>

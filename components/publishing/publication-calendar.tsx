@@ -22,6 +22,14 @@ import { STATUS_STYLES } from "./publish-panel";
 import { CancelPublicationForm } from "./scheduled-actions";
 
 const WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
+/** On a phone a day shows a dot per post; the list below the grid has them in full. */
+const STATUS_DOTS: Record<PublicationView["status"], string> = {
+  scheduled: "bg-sky-500",
+  publishing: "bg-amber-500",
+  published: "bg-emerald-500",
+  failed: "bg-red-500",
+  canceled: "bg-slate-400",
+};
 /** The drag's payload type: a publication id. */
 const DRAG_TYPE = "application/x-brand-studio-publication";
 
@@ -98,7 +106,7 @@ function CalendarItem({
         onDragStart();
       }}
       onDragEnd={onDragEnd}
-      className={`flex items-center gap-1 rounded px-1.5 py-0.5 text-xs ring-1 ${STATUS_STYLES[publication.status]} ${movable ? "cursor-grab active:cursor-grabbing" : ""}`}
+      className={`hidden items-center gap-1 rounded px-1.5 py-0.5 text-xs ring-1 sm:flex ${STATUS_STYLES[publication.status]} ${movable ? "cursor-grab active:cursor-grabbing" : ""}`}
     >
       <Link
         href={`/studio/${publication.postId}`}
@@ -408,10 +416,11 @@ export function PublicationCalendar() {
           Nothing scheduled or published in this {view}. Publish a post from the studio.
         </p>
       )}
-      <div className="overflow-x-auto">
-        <div className="grid min-w-[42rem] grid-cols-7 gap-px overflow-hidden rounded-xl border border-slate-200 bg-slate-200">
+      {/* A phone gets the whole week in its width (dots per day, the posts in the list below); wider screens the posts themselves. */}
+      <div className="sm:overflow-x-auto">
+        <div className="grid grid-cols-7 gap-px overflow-hidden rounded-xl border border-slate-200 bg-slate-200 sm:min-w-[42rem]">
           {WEEKDAYS.map((day) => (
-            <div key={day} className="bg-slate-50 px-2 py-1 text-xs font-semibold text-slate-600">
+            <div key={day} className="bg-slate-50 px-1 py-1 text-xs font-semibold text-slate-600 sm:px-2">
               {day}
             </div>
           ))}
@@ -440,7 +449,7 @@ export function PublicationCalendar() {
                   setOver(null);
                   if (publication) move(publication, key);
                 }}
-                className={`min-h-24 space-y-1 p-1.5 ${outside ? "bg-slate-50 text-slate-500" : "bg-white"} ${target ? "outline-2 -outline-offset-2 outline-sky-500" : ""}`}
+                className={`min-h-14 space-y-1 p-1 sm:min-h-24 sm:p-1.5 ${outside ? "bg-slate-50 text-slate-500" : "bg-white"} ${target ? "outline-2 -outline-offset-2 outline-sky-500" : ""}`}
               >
                 <div
                   className={`text-xs font-medium ${key === today ? "inline-block rounded-full bg-brand-600 px-1.5 text-white" : ""}`}
@@ -450,6 +459,16 @@ export function PublicationCalendar() {
                 </div>
                 {publications.isPending && index === 0 && (
                   <div className="h-4 animate-pulse rounded bg-slate-100" />
+                )}
+                {items.length > 0 && (
+                  <div className="flex flex-wrap gap-1 sm:hidden" aria-hidden>
+                    {items.map((publication) => (
+                      <span
+                        key={publication.publicationId}
+                        className={`size-2 rounded-full ${STATUS_DOTS[publication.status]}`}
+                      />
+                    ))}
+                  </div>
                 )}
                 {items.map((publication) => (
                   <CalendarItem

@@ -50,9 +50,18 @@ function Placeholder({ item, brandName }: { item: MediaPlan["items"][number]; br
 
 /**
  * The post's media: its video when it has one; else the media plan's items, each its image when it has
- * one (a carousel scrolls sideways, as on the channel) or a placeholder with the item's description.
+ * one (a carousel scrolls sideways, as on the channel) or a placeholder with the item's description. A
+ * channel that always shows media (Instagram) keeps its square while the plan has no item yet.
  */
-function Media({ post, brandName }: { post: PreviewPost; brandName: string }) {
+function Media({
+  post,
+  brandName,
+  required = false,
+}: {
+  post: PreviewPost;
+  brandName: string;
+  required?: boolean;
+}) {
   const [shown, setShown] = useState(0);
   const items = post.mediaPlan.items;
   if (post.videoUrl) {
@@ -60,7 +69,12 @@ function Media({ post, brandName }: { post: PreviewPost; brandName: string }) {
       <VideoPlayer url={post.videoUrl} job={post.videoJob} className="block w-full" testId="preview-video" />
     );
   }
-  if (!items.length) return null;
+  if (!items.length)
+    return required ? (
+      <div className="grid aspect-square place-items-center bg-slate-100 p-6 text-center text-sm text-slate-500">
+        The post's image or video appears here.
+      </div>
+    ) : null;
   const current = Math.min(shown, items.length - 1);
   const item = items[current];
   return (
@@ -153,7 +167,7 @@ export function PostPreview({
           <Avatar name={brandName} />
           <span className="text-sm font-semibold">{handle}</span>
         </div>
-        <Media post={post} brandName={brandName} />
+        <Media post={post} brandName={brandName} required />
         <div className="space-y-1.5 p-3">
           <div className="flex gap-4 text-lg text-slate-700" aria-hidden>
             <span>♡</span>

@@ -32,8 +32,8 @@ export function PostDraftHistory({
                 }`}
               >
                 <span className="flex items-center justify-between gap-2">
-                  <span className="font-medium">Draft {number}</span>
-                  <span className="text-xs text-slate-600">
+                  <span className="whitespace-nowrap font-medium">Draft {number}</span>
+                  <span className="whitespace-nowrap text-xs text-slate-600">
                     {unsaved.has(draft.postId) ? "unsaved · " : ""}
                     {new Date(draft.createdAt).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}
                   </span>

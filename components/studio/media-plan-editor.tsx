@@ -260,6 +260,8 @@ export function PostMediaPlan({
             <PostTextArea
               aria-label={`Media item ${index + 1} description`}
               rows={3}
+              // As tall as its text (browsers without field-sizing keep the three rows).
+              className="field-sizing-content min-h-[4.5rem]"
               maxLength={600}
               value={item.description}
               onChange={(event) => edit(index, { description: event.target.value })}
@@ -269,6 +271,7 @@ export function PostMediaPlan({
               <PostTextArea
                 aria-label={`Media item ${index + 1} alt text`}
                 rows={2}
+                className="field-sizing-content min-h-[3.25rem]"
                 maxLength={400}
                 value={item.altText}
                 onChange={(event) => edit(index, { altText: event.target.value })}

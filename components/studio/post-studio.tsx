@@ -24,9 +24,11 @@ import type { PostContent } from "@/lib/posts/channel-rules";
 const PublishPanel = dynamic(
   () => import("@/components/publishing/publish-panel").then((panel) => panel.PublishPanel),
   {
+    // The panel's own frame, so the preview below moves as little as possible when it arrives.
     loading: () => (
-      <Card className="p-4">
-        <p className="text-sm text-slate-600">Loading publishing…</p>
+      <Card className="space-y-3 p-4">
+        <h2 className="font-semibold">Publish</h2>
+        <p className="animate-pulse text-sm text-slate-500">Loading publishing…</p>
       </Card>
     ),
   },
@@ -77,7 +79,7 @@ type Tab = "edit" | "preview";
 function StudioTabs({ tab, onChange }: { tab: Tab; onChange: (tab: Tab) => void }) {
   const tabs: { id: Tab; label: string }[] = [
     { id: "edit", label: "Edit" },
-    { id: "preview", label: "Preview" },
+    { id: "preview", label: "Preview & publish" },
   ];
   return (
     <div
@@ -294,8 +296,8 @@ export function PostStudio({ postId }: { postId?: string }) {
             <Card className="py-12 text-center">
               <p className="font-medium text-slate-700">No draft yet</p>
               <p className="mx-auto mt-1 max-w-sm text-sm text-slate-600">
-                Write a brief and generate a draft. It appears here for you to edit, with the channel preview
-                beside it.
+                Write a brief and generate a draft. It appears here for you to edit, with a preview of how the
+                channel shows it.
               </p>
             </Card>
           )}
