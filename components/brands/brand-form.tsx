@@ -355,8 +355,15 @@ export function BrandForm({
             }
           />
         )}
-        <div className="flex items-center gap-3">
-          <Button type="submit" disabled={save.isPending || !dirty}>
+        {/* With changes to save, the button stays in sight while any part of the form is on screen. */}
+        <div
+          className={`flex items-center gap-3 ${
+            brand && dirty
+              ? "sticky bottom-3 z-10 rounded-xl border border-slate-200 bg-white/95 px-4 py-3 shadow-lg backdrop-blur"
+              : ""
+          }`}
+        >
+          <Button type="submit" className="shrink-0 whitespace-nowrap" disabled={save.isPending || !dirty}>
             {save.isPending ? "Saving…" : brand ? "Save changes" : "Create brand"}
           </Button>
           {brand && saved && !dirty && (
@@ -367,6 +374,7 @@ export function BrandForm({
           {brand && !saved && !dirty && !readOnly && (
             <span className="text-sm text-slate-500">No unsaved changes.</span>
           )}
+          {brand && dirty && <span className="text-sm text-slate-600">Unsaved changes to this brand.</span>}
         </div>
       </fieldset>
     </form>

@@ -50,9 +50,19 @@ export function BrandSettings({ brandId, oauth }: { brandId: string; oauth: OAut
 
   if (brand.isPending) {
     return (
-      <div aria-busy className="space-y-4">
-        <div className="h-10 w-64 animate-pulse rounded bg-slate-200" />
-        <div className="h-64 animate-pulse rounded-xl border border-slate-200 bg-white" />
+      // The page's own header in outline, so that what loads does not push it about.
+      <div aria-busy className="space-y-6">
+        <div>
+          <Link href="/brands" className="text-sm text-slate-500 hover:text-slate-800">
+            ← Brands
+          </Link>
+          <div className="mt-2 flex items-center gap-4">
+            <div className="size-14 animate-pulse rounded-full bg-slate-200" />
+            <div className="h-8 w-56 animate-pulse rounded bg-slate-200" />
+          </div>
+          <div className="mt-4 h-5 w-40 animate-pulse rounded bg-slate-100" />
+        </div>
+        <div className="h-96 animate-pulse rounded-xl border border-slate-200 bg-white" />
       </div>
     );
   }
