@@ -165,6 +165,7 @@ test("make a video from a post, watch it render, play it and put it in the post"
     return element.track.cues?.length ?? 0;
   });
   expect(cues).toBeGreaterThan(0);
+  await page.screenshot({ path: "screenshots/studio-post-video.png", fullPage: true });
 
   await page.goto("/videos");
   await expect(page.getByTestId("video-job-row")).toHaveCount(1);
