@@ -23,10 +23,10 @@ async function settle(page: Page) {
   await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
 }
 
-test("signed out: home, sign-in and sign-up pages have no serious accessibility violations", async ({
+test("signed out: home, sign-in, sign-up and not-found pages have no serious accessibility violations", async ({
   page,
 }) => {
-  for (const path of ["/", "/login", "/signup"]) {
+  for (const path of ["/", "/login", "/signup", "/nope", "/invite/not-a-real-invitation-token"]) {
     await page.goto(path);
     await settle(page);
     await expectNoSeriousViolations(page, path);

@@ -74,3 +74,58 @@ test("the first-day path: brands, studio, brands, videos, new video, all in-app"
   await expect(page.getByRole("combobox", { name: /^Brand/ })).toContainText("Harbour Bakery");
   expect(problems).toEqual([]);
 });
+
+test("an unknown address answers 404 with the site's own page, hydrated under the CSP", async ({ page }) => {
+  const problems = watchForErrors(page, { expected404s: ["/nope", "/studio/nope/deeper"] });
+  const response = await page.goto("/nope");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
+  await expect(page).toHaveTitle("Page not found · Brand Studio");
+  // The header hydrated: it read the session in the browser and offers Sign in.
+  await expect(page.getByRole("banner").getByRole("link", { name: "Sign in" })).toBeVisible();
+  await page.getByRole("main").getByRole("link", { name: "Home page" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("link", { name: "Open the studio" })).toBeVisible();
+
+  // Signed in, the way on is the brands list.
+  await newMarketer(page, "lost");
+  expect((await page.goto("/studio/nope/deeper"))?.status()).toBe(404);
+  await expect(page.getByTestId("signed-in-as")).toBeVisible();
+  await page.getByRole("main").getByRole("link", { name: "Go to your brands" }).click();
+  await expect(page).toHaveURL(/\/brands$/);
+  await expect(page.getByTestId("brand-card")).toHaveCount(1);
+  expect(problems).toEqual([]);
+});
+
+test("a missing post, video or invitation shows only a notice and the way back", async ({ page }) => {
+  await newMarketer(page, "missing");
+  const notice = page.getByTestId("not-found-notice");
+
+  await page.goto("/studio/pst_doesNotExist1");
+  await expect(notice.getByRole("alert")).toHaveText(
+    "This post does not exist, or it belongs to a brand you are not in.",
+  );
+  // No brief and no preview beside it.
+  await expect(page.getByRole("heading", { name: "Brief" })).toHaveCount(0);
+  await expect(page.getByRole("heading", { name: /^Preview/ })).toHaveCount(0);
+  await notice.getByRole("link", { name: "Back to the studio" }).click();
+  await expect(page).toHaveURL(/\/studio$/);
+  await expect(page.getByRole("combobox", { name: /^Brand/ })).toContainText("Harbour Bakery");
+
+  await page.goto("/videos/vid_doesNotExist1");
+  await expect(notice.getByRole("heading", { level: 1, name: "Video not found" })).toBeVisible();
+  await expect(notice.getByRole("alert")).toHaveText(
+    "There is no such video job, or it belongs to a brand you are not in.",
+  );
+  await notice.getByRole("link", { name: "Back to your videos" }).click();
+  await expect(page).toHaveURL(/\/videos$/);
+
+  await page.goto("/invite/not-a-real-invitation-token");
+  await expect(
+    notice.getByRole("heading", { level: 1, name: "This invitation can't be used" }),
+  ).toBeVisible();
+  await expect(notice.getByRole("alert")).toContainText("This invitation link is not valid");
+  await expect(notice).toContainText("Ask the brand's owner to send you a new invitation link.");
+  await notice.getByRole("link", { name: "Go to the home page" }).click();
+  await expect(page).toHaveURL(/\/$/);
+});

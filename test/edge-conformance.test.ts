@@ -137,6 +137,18 @@ describe("security headers on every response", () => {
     const again = await rawRequest(baseUrl(), { method: "GET", path: "/" });
     expect(again.headers["content-security-policy"]).not.toBe(csp);
   });
+
+  it("an unknown page answers 404 with the site's not-found page, rendered per request with the nonce", async () => {
+    const response = await rawRequest(baseUrl(), { method: "GET", path: "/nope" });
+    expect(response.status).toBe(404);
+    expect(response.text).toContain("Page not found");
+    const nonce = String(response.headers["content-security-policy"]).match(/'nonce-([^']+)'/)?.[1];
+    expect(nonce).toBeTruthy();
+    // Every script carries it: a prerendered page's scripts carry none, and the policy blocks them.
+    const scripts = [...response.text.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const script of scripts) expect(script).toContain(`nonce="${nonce}"`);
+  });
 });
 
 describe("the sign-in callbackUrl stays on this site", () => {

@@ -7,6 +7,7 @@ import { AvatarStatusBadge, BrandAvatar } from "@/components/brands/avatar-statu
 import { BrandForm } from "@/components/brands/brand-form";
 import { BrandKitPanel } from "@/components/brands/brand-kit-panel";
 import { ChannelsPanel, type OAuthAvailability } from "@/components/publishing/channels-panel";
+import { NotFoundNotice } from "@/components/ui/not-found-notice";
 import { Card, ErrorNotice } from "@/components/ui/primitives";
 import { ApiClientError } from "@/lib/client/api-client";
 import { brandChanged, brandQueries } from "@/lib/client/queries";
@@ -69,15 +70,13 @@ export function BrandSettings({ brandId, oauth }: { brandId: string; oauth: OAut
   if (brand.error) {
     const notFound = brand.error instanceof ApiClientError && brand.error.status === 404;
     return (
-      <div className="space-y-4">
-        <ErrorNotice
-          message={notFound ? "This brand does not exist, or it is not one of yours." : brand.error.message}
-          onRetry={notFound ? undefined : () => brand.refetch()}
-        />
-        <Link href="/brands" className="text-sm font-medium text-brand-600 hover:underline">
-          Back to your brands
-        </Link>
-      </div>
+      <NotFoundNotice
+        title={notFound ? "Brand not found" : undefined}
+        message={notFound ? "This brand does not exist, or it is not one of yours." : brand.error.message}
+        onRetry={notFound ? undefined : () => brand.refetch()}
+        href="/brands"
+        linkLabel="Back to your brands"
+      />
     );
   }
 

@@ -11,6 +11,7 @@ import { CHANNEL_LABELS } from "@/components/studio/form-controls";
 import { PostEditor } from "@/components/studio/post-editor";
 import { StreamingDraft } from "@/components/studio/streaming-draft";
 import { useLeaveGuard } from "@/components/studio/use-leave-guard";
+import { NotFoundNotice } from "@/components/ui/not-found-notice";
 import { Card, ErrorNotice } from "@/components/ui/primitives";
 import { ApiClientError, callApi } from "@/lib/client/api-client";
 import { streamDraft } from "@/lib/client/draft-stream";
@@ -202,6 +203,17 @@ export function PostStudio({ postId }: { postId?: string }) {
   const brandName = brands.data?.find((brand) => brand.brandId === previewBrandId)?.name ?? "Your brand";
   const previewChannel: Channel | undefined = streaming ? generate.variables?.channel : post?.channel;
   const previewContent = streaming ? previewOfPartial(partial) : content;
+
+  // A missing post (or another brand's) leaves nothing to edit or preview: only the notice and the way back.
+  if (!streaming && active.error instanceof ApiClientError && active.error.status === 404) {
+    return (
+      <NotFoundNotice
+        message="This post does not exist, or it belongs to a brand you are not in."
+        href="/studio"
+        linkLabel="Back to the studio"
+      />
+    );
+  }
 
   function regenerate() {
     if (!post) return;

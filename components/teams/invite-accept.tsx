@@ -2,9 +2,10 @@
 
 import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { NotFoundNotice } from "@/components/ui/not-found-notice";
 import { Button, Card, ErrorNotice } from "@/components/ui/primitives";
 import type { ResponseOf } from "@/lib/client/api-client";
-import { callApi, toError } from "@/lib/client/api-client";
+import { ApiClientError, callApi, toError } from "@/lib/client/api-client";
 import { acceptInvitation, getInvitation } from "@/lib/client/operations";
 import { useSession } from "@/lib/client/session";
 import { operationUrl } from "@/lib/contracts/operation";
@@ -16,6 +17,22 @@ const ROLE_WORDS = {
   editor: "write drafts, make videos and submit posts for approval",
   owner: "manage the brand, its members, and approve posts",
 } as const;
+
+/** Why a link cannot be used, by the 410's `details.reason`; an unknown token (404) is "not valid". */
+const UNUSABLE = {
+  accepted: "This invitation has already been used.",
+  expired: "This invitation has expired.",
+  revoked: "This invitation was withdrawn by the brand's owner.",
+} as const;
+
+function unusableReason(error: Error | null): string | null {
+  if (!(error instanceof ApiClientError)) return null;
+  if (error.status === 404)
+    return "This invitation link is not valid: it may be incomplete, or a newer one replaced it.";
+  if (error.status !== 410) return null;
+  const reason = (error.details as { reason?: string } | undefined)?.reason;
+  return UNUSABLE[reason as keyof typeof UNUSABLE] ?? error.message;
+}
 
 /** /invite/{token}: what the invitation offers, then sign up or in, then join. */
 export function InviteAccept({ token }: { token: string }) {
@@ -38,6 +55,21 @@ export function InviteAccept({ token }: { token: string }) {
     onSuccess: (joined) => window.location.assign(`/brands/${joined.brandId}`),
   });
   const here = `/invite/${token}`;
+
+  const unusable = unusableReason(preview.error);
+  if (unusable) {
+    return (
+      <div className="mx-auto max-w-md pt-6">
+        <NotFoundNotice
+          title="This invitation can't be used"
+          message={unusable}
+          hint="Ask the brand's owner to send you a new invitation link."
+          href="/"
+          linkLabel="Go to the home page"
+        />
+      </div>
+    );
+  }
 
   return (
     <div className="mx-auto max-w-md space-y-6 pt-6">

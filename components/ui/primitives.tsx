@@ -1,22 +1,21 @@
 import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode } from "react";
 
+const BUTTON_STYLES = {
+  primary: "bg-brand-600 text-white hover:bg-brand-700 disabled:bg-brand-600/50",
+  secondary: "border border-slate-300 bg-white text-slate-700 hover:bg-slate-100 disabled:opacity-50",
+  danger: "border border-red-200 bg-white text-red-700 hover:bg-red-50 disabled:opacity-50",
+};
+
+/** A button's look, for a link that should look like one too. */
+export const buttonClass = (variant: keyof typeof BUTTON_STYLES = "primary") =>
+  `inline-flex items-center justify-center gap-2 rounded-lg px-4 py-2 text-sm font-medium shadow-sm transition disabled:cursor-not-allowed ${BUTTON_STYLES[variant]}`;
+
 export function Button({
   variant = "primary",
   className = "",
   ...props
-}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: "primary" | "secondary" | "danger" }) {
-  const styles = {
-    primary: "bg-brand-600 text-white hover:bg-brand-700 disabled:bg-brand-600/50",
-    secondary: "border border-slate-300 bg-white text-slate-700 hover:bg-slate-100 disabled:opacity-50",
-    danger: "border border-red-200 bg-white text-red-700 hover:bg-red-50 disabled:opacity-50",
-  }[variant];
-  return (
-    <button
-      type="button"
-      className={`inline-flex items-center justify-center gap-2 rounded-lg px-4 py-2 text-sm font-medium shadow-sm transition disabled:cursor-not-allowed ${styles} ${className}`}
-      {...props}
-    />
-  );
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: keyof typeof BUTTON_STYLES }) {
+  return <button type="button" className={`${buttonClass(variant)} ${className}`} {...props} />;
 }
 
 export function Field({

@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
+import { NotFoundNotice } from "@/components/ui/not-found-notice";
 import { Button, Card, ErrorNotice } from "@/components/ui/primitives";
 import { ApiClientError, callApi } from "@/lib/client/api-client";
 import { cancelVideoJob, generateVideo } from "@/lib/client/operations";
@@ -122,13 +123,16 @@ export function VideoJobView({ jobId }: { jobId: string }) {
     const error = polled.error;
     const notFound = error instanceof ApiClientError && error.status === 404;
     return (
-      <ErrorNotice
+      <NotFoundNotice
+        title={notFound ? "Video not found" : undefined}
         message={
           notFound
             ? "There is no such video job, or it belongs to a brand you are not in."
             : (error?.message ?? "The job could not be loaded.")
         }
         onRetry={notFound ? undefined : () => polled.refetch()}
+        href="/videos"
+        linkLabel="Back to your videos"
       />
     );
   }

@@ -81,12 +81,20 @@ export const appPages = (m: Marketer) => [
 /** The app's own pages (the API docs pages are the docs' own, checked separately). */
 export const studioPages = (m: Marketer) => appPages(m).filter((path) => !path.startsWith("/api-docs"));
 
-/** Fails the test on any uncaught page error or console error, reported at the end with where it happened. */
-export function watchForErrors(page: Page) {
+/**
+ * Fails the test on any uncaught page error or console error, reported at the end with where it happened.
+ * Chrome logs a page's own 404 status as a console error ("Failed to load resource"); `expected404s` names
+ * the paths whose document is meant to answer 404 (a 404 of anything else they load still counts).
+ */
+export function watchForErrors(page: Page, { expected404s = [] }: { expected404s?: string[] } = {}) {
   const problems: string[] = [];
   page.on("pageerror", (error) => problems.push(`${page.url()}: page error: ${error.message}`));
   page.on("console", (message) => {
-    if (message.type() === "error") problems.push(`${page.url()}: console error: ${message.text()}`);
+    if (message.type() !== "error") return;
+    const source = message.location().url;
+    const expected =
+      /status of 404/.test(message.text()) && !!source && expected404s.includes(new URL(source).pathname);
+    if (!expected) problems.push(`${page.url()}: console error: ${message.text()}`);
   });
   return problems;
 }
