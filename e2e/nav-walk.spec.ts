@@ -62,6 +62,9 @@ test("the first-day path: brands, studio, brands, videos, new video, all in-app"
   const nav = page.getByRole("navigation", { name: "Main" });
   await nav.getByRole("link", { name: "Studio" }).click();
   await expect(page.getByRole("combobox", { name: /^Brand/ })).toContainText("Harbour Bakery");
+  // The header marks where the marketer is.
+  await expect(nav.getByRole("link", { name: "Studio" })).toHaveAttribute("aria-current", "page");
+  await expect(nav.locator('[aria-current="page"]')).toHaveCount(1);
   await nav.getByRole("link", { name: "Brands" }).click();
   await expect(page.getByTestId("brand-card")).toHaveCount(1);
   await nav.getByRole("link", { name: "Videos" }).click();

@@ -12,7 +12,7 @@ export const NAV_ITEMS = [
   { href: "/videos", label: "Videos" },
   { href: "/calendar", label: "Calendar" },
   { href: "/review", label: "Review" },
-  { href: "/api-docs", label: "API docs" },
+  { href: "/api-docs", label: "API docs", public: true },
   { href: "/settings", label: "Settings" },
 ] as const;
 
@@ -23,7 +23,10 @@ export const NAV_ITEMS = [
 export function SiteHeader() {
   const session = useSession();
   const pathname = usePathname();
-  const current = NAV_ITEMS.find((item) => pathname === item.href || pathname.startsWith(`${item.href}/`));
+  // Signed out, only what a visitor can open: the rest would only send them to sign in.
+  const items =
+    session.status === "unauthenticated" ? NAV_ITEMS.filter((item) => "public" in item) : NAV_ITEMS;
+  const current = items.find((item) => pathname === item.href || pathname.startsWith(`${item.href}/`));
   const currentLink = useRef<HTMLAnchorElement>(null);
   // On a phone the strip scrolls sideways: bring the current page's item into view.
   useEffect(() => {
@@ -39,7 +42,7 @@ export function SiteHeader() {
         {/* On a phone the strip scrolls sideways, and fades out at its end to say so. */}
         <div className="order-last -mx-1 w-full overflow-x-auto [mask-image:linear-gradient(to_right,black_85%,transparent)] sm:order-none sm:mx-0 sm:w-auto sm:[mask-image:none]">
           <nav aria-label="Main" className="flex gap-1 pr-8 text-sm sm:pr-0">
-            {NAV_ITEMS.map((item) => (
+            {items.map((item) => (
               <Link
                 key={item.href}
                 href={item.href}
