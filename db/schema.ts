@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import {
   boolean,
   index,
@@ -149,7 +150,14 @@ export const brandInvitations = pgTable(
     acceptedBy: text("accepted_by").references(() => users.id, { onDelete: "set null" }),
     revokedAt: at("revoked_at"),
   },
-  (t) => [index("brand_invitations_brand_idx").on(t.brandId, t.createdAt, t.id)],
+  (t) => [
+    index("brand_invitations_brand_idx").on(t.brandId, t.createdAt, t.id),
+    // At most one open (not accepted, not revoked) invitation per brand and email, whatever its case: a
+    // second invite re-issues it (lib/brands/invitations.ts), and two at once cannot both insert.
+    uniqueIndex("brand_invitations_open_email_idx")
+      .on(t.brandId, sql`lower(${t.email})`)
+      .where(sql`${t.acceptedAt} is null and ${t.revokedAt} is null`),
+  ],
 );
 
 /**

@@ -205,6 +205,45 @@ test("invite by email, join as an editor, draft and submit; the owner asks for a
   await owner.page.context().close();
 });
 
+test("at 390 px a long email's invitation stays inside the page; Copy puts the link on the clipboard; inviting again re-issues it", async ({
+  browser,
+}) => {
+  const owner = await signUp(browser, "copy-owner", "Olive Owner");
+  await owner.page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  const brandId = await newBrand(owner.page, owner.headers, "Long Address Ltd");
+  const page = owner.page;
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.goto(`/brands/${brandId}/members`);
+  const email = `e2e-a-rather-long-mailbox-for-the-agency-team-${stamp()}@a-very-long-client-domain.example.test`;
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Invite" }).click();
+  const notice = page.getByRole("status").filter({ hasText: `We emailed the invitation to ${email}.` });
+  await expect(notice).toBeVisible();
+  await expect(page.getByRole("listitem").filter({ hasText: email })).toContainText("pending");
+  const scrollWidth = () => page.evaluate(() => document.documentElement.scrollWidth);
+  expect(await scrollWidth()).toBeLessThanOrEqual(390);
+
+  // Copy puts the link on the clipboard and says so.
+  const link = await notice.getByTestId("invitation-link").inputValue();
+  expect(link).toMatch(new RegExp(`^${process.env.E2E_BASE_URL}/invite/[A-Za-z0-9_-]{40,}$`));
+  await notice.getByRole("button", { name: "Copy link" }).click();
+  await expect(notice.getByRole("button", { name: "Copied" })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
+  await shoot(page, "team-members-long-email");
+  await page.setViewportSize({ width: 390, height: 900 });
+
+  // The same email again, in capitals: the open invitation gets a new link, and there is still one row.
+  await page.getByLabel("Email").fill(email.toUpperCase());
+  await page.getByRole("button", { name: "Invite" }).click();
+  const reissued = page.getByRole("status").filter({ hasText: "already had an invitation" });
+  await expect(reissued).toBeVisible();
+  await expect(reissued.getByTestId("invitation-link")).not.toHaveValue(link);
+  await expect(page.getByRole("listitem").filter({ hasText: email })).toHaveCount(1);
+  expect(await scrollWidth()).toBeLessThanOrEqual(390);
+  expect((await page.request.get(link.replace("/invite/", "/api/invitations/"))).status()).toBe(404);
+  await page.context().close();
+});
+
 test("each role sees only the actions it may take", async ({ browser }) => {
   test.setTimeout(300_000);
   const owner = await signUp(browser, "role-owner", "Olive Owner");

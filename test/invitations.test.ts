@@ -1,3 +1,4 @@
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   acceptInvitationResponse,
@@ -14,7 +15,9 @@ import { startTestServer, type TestServer } from "./support/test-server";
 /**
  * Invitations end to end on a server with SMTP_URL pointing at a real SMTP server (smtp-server on
  * 127.0.0.1): the email nodemailer sends is read back, its link opened, and the person signs up and joins.
+ * Its APP_URL is a public name, so links are built on it whatever host a request names.
  */
+const APP_URL = "https://studio.example.test";
 type User = Awaited<ReturnType<typeof newUser>>;
 
 let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
@@ -26,6 +29,48 @@ const call = (path: string, init: { token?: string; method?: string; json?: unkn
   api(path, { server: server.url, ...init });
 
 const tokenOf = (link: string) => link.split("/invite/")[1];
+
+/**
+ * POST an invitation to 127.0.0.1 with the Host header a browser would send for `host` (fetch cannot set
+ * Host), so the link's host can be checked without resolving any name.
+ */
+function inviteAs(
+  base: string,
+  {
+    host,
+    token,
+    brand,
+    email,
+    headers = {},
+  }: {
+    host: string;
+    token: string;
+    brand: string;
+    email: string;
+    headers?: Record<string, string>;
+  },
+) {
+  return new Promise<{ status: number; link: string }>((resolve, reject) => {
+    const request = http.request(
+      {
+        host: "127.0.0.1",
+        port: new URL(base).port,
+        path: `/api/brands/${brand}/invitations`,
+        method: "POST",
+        headers: { host, authorization: `Bearer ${token}`, "content-type": "application/json", ...headers },
+      },
+      (response) => {
+        let text = "";
+        response.on("data", (chunk) => {
+          text += chunk;
+        });
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, link: JSON.parse(text).link }));
+      },
+    );
+    request.on("error", reject);
+    request.end(JSON.stringify({ email, role: "viewer" }));
+  });
+}
 
 async function invite(email: string, role = "editor") {
   const response = await call(`/api/brands/${brandId}/invitations`, {
@@ -40,7 +85,7 @@ async function invite(email: string, role = "editor") {
 beforeAll(async () => {
   smtp = await startSmtpSink();
   server = await startTestServer({
-    env: { SMTP_URL: smtp.url, SMTP_FROM: "Brand Studio <studio@example.test>" },
+    env: { SMTP_URL: smtp.url, SMTP_FROM: "Brand Studio <studio@example.test>", APP_URL },
   });
   owner = await newUser(server.url);
   const brand = await call("/api/brands", {
@@ -61,7 +106,7 @@ describe("invitations", () => {
     const email = `new-${Date.now()}@example.test`;
     const created = await invite(email);
     expect(created).toMatchObject({ email, role: "editor", status: "pending", emailed: true, brandId });
-    expect(created.link).toBe(`${server.url}/invite/${tokenOf(created.link)}`);
+    expect(created.link).toBe(`${APP_URL}/invite/${tokenOf(created.link)}`);
     const expires = new Date(created.expiresAt).getTime() - new Date(created.createdAt).getTime();
     expect(expires).toBe(7 * 86_400_000);
 
@@ -165,6 +210,72 @@ describe("invitations", () => {
     expect(resendRevoked.body.error.code).toBe("invitation_unavailable");
   });
 
+  it("a second invite of the same email, in any case, re-issues the open invitation instead of adding one", async () => {
+    const stamp = Date.now();
+    const first = await invite(`Dup-${stamp}@Example.TEST`, "viewer");
+    expect(first.email).toBe(`dup-${stamp}@example.test`);
+    const again = await call(`/api/brands/${brandId}/invitations`, {
+      method: "POST",
+      token: owner.token,
+      json: { email: `DUP-${stamp}@example.test`, role: "editor" },
+    });
+    expect(again.status, again.text).toBe(200);
+    const second = invitationLinkResponse.parse(again.body);
+    expect(second).toMatchObject({ invitationId: first.invitationId, role: "editor", status: "pending" });
+    expect(second.link).not.toBe(first.link);
+    expect((await call(`/api/invitations/${tokenOf(first.link)}`)).status).toBe(404);
+    expect((await call(`/api/invitations/${tokenOf(second.link)}`)).body.role).toBe("editor");
+    const listed = invitationListResponse.parse(
+      (await call(`/api/brands/${brandId}/invitations`, { token: owner.token })).body,
+    );
+    expect(listed.items.filter((item) => item.email === first.email)).toHaveLength(1);
+    const activity = await call(`/api/brands/${brandId}/activity`, { token: owner.token });
+    const actions = activity.body.items
+      .filter((entry: { subjectId: string }) => entry.subjectId === first.invitationId)
+      .map((entry: { action: string }) => entry.action);
+    expect(actions).toEqual(["invitation.resent", "invitation.created"]);
+
+    // Once revoked, the email may be invited afresh: a new invitation.
+    await call(`/api/brands/${brandId}/invitations/${first.invitationId}`, {
+      method: "DELETE",
+      token: owner.token,
+    });
+    const fresh = await invite(first.email);
+    expect(fresh.invitationId).not.toBe(first.invitationId);
+  });
+
+  it("two invites of one email at once leave one open invitation (the database's unique index)", async () => {
+    const email = `race-${Date.now()}@example.test`;
+    const answers = await Promise.all(
+      [email, email.toUpperCase(), email].map((address) =>
+        call(`/api/brands/${brandId}/invitations`, {
+          method: "POST",
+          token: owner.token,
+          json: { email: address, role: "viewer" },
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status).sort(), answers.map((a) => a.text).join("\n")).toEqual([
+      200, 200, 201,
+    ]);
+    expect(new Set(answers.map((answer) => answer.body.invitationId)).size).toBe(1);
+    const listed = invitationListResponse.parse(
+      (await call(`/api/brands/${brandId}/invitations`, { token: owner.token })).body,
+    );
+    expect(listed.items.filter((item) => item.email === email)).toHaveLength(1);
+  });
+
+  it("builds the link on APP_URL when it is set, whatever host the request names", async () => {
+    const sent = await inviteAs(server.url, {
+      host: `localhost:${new URL(server.url).port}`,
+      token: owner.token,
+      brand: brandId,
+      email: `host-${Date.now()}@example.test`,
+    });
+    expect(sent.status).toBe(201);
+    expect(sent.link).toMatch(new RegExp(`^${APP_URL}/invite/[A-Za-z0-9_-]{40,}$`));
+  });
+
   it("refuses to invite a member again, a malformed email or role, and an unknown link", async () => {
     const self = await call(`/api/brands/${brandId}/invitations`, {
       method: "POST",
@@ -172,7 +283,32 @@ describe("invitations", () => {
       json: { email: owner.email.toUpperCase(), role: "viewer" },
     });
     expect(self.status).toBe(400);
-    expect(self.body.error.details[0].path).toBe("email");
+    expect(self.body.error.code).toBe("invalid_request");
+    expect(self.body.error.details[0]).toEqual({
+      path: "email",
+      message: `${owner.email} is already a member of this brand.`,
+    });
+    // A member who joined through an invitation is refused the same way, and no invitation is made.
+    const joined = await newUser(server.url);
+    const joinedInvite = await invite(joined.email);
+    await call(`/api/invitations/${tokenOf(joinedInvite.link)}/accept`, {
+      method: "POST",
+      token: joined.token,
+      json: {},
+    });
+    const member = await call(`/api/brands/${brandId}/invitations`, {
+      method: "POST",
+      token: owner.token,
+      json: { email: joined.email.toUpperCase(), role: "owner" },
+    });
+    expect(member.status).toBe(400);
+    expect(member.body.error.details[0].path).toBe("email");
+    const after = invitationListResponse.parse(
+      (await call(`/api/brands/${brandId}/invitations`, { token: owner.token })).body,
+    );
+    expect(after.items.filter((item) => item.email === joined.email).map((item) => item.status)).toEqual([
+      "accepted",
+    ]);
     for (const json of [{ email: "nope", role: "viewer" }, { email: "a@example.test", role: "admin" }, {}]) {
       const bad = await call(`/api/brands/${brandId}/invitations`, {
         method: "POST",
@@ -184,6 +320,52 @@ describe("invitations", () => {
     }
     expect((await call(`/api/invitations/${"x".repeat(43)}`)).status).toBe(404);
     expect((await call("/api/invitations/short")).status).toBe(404);
+  });
+});
+
+describe("the invitation link without APP_URL", () => {
+  let bare: TestServer;
+  let bareOwner: User;
+  let bareBrand: string;
+
+  beforeAll(async () => {
+    // No NEXTAUTH_URL (APP_URL's default) and no APP_URL: links take the request's own host.
+    bare = await startTestServer({ env: { NEXTAUTH_URL: undefined, APP_URL: undefined } });
+    bareOwner = await newUser(bare.url);
+    const brand = await api("/api/brands", {
+      server: bare.url,
+      method: "POST",
+      token: bareOwner.token,
+      json: { name: "Bare" },
+    });
+    bareBrand = brand.body.brandId;
+  });
+
+  afterAll(async () => {
+    await bare?.stop();
+  });
+
+  it("is built on the Host the request was sent to (not the name the server listens on)", async () => {
+    const port = new URL(bare.url).port;
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `studio.lan:${port}`]) {
+      const sent = await inviteAs(bare.url, {
+        host,
+        token: bareOwner.token,
+        brand: bareBrand,
+        email: `host-${Date.now()}@example.test`,
+      });
+      expect(sent.status).toBe(201);
+      expect(sent.link).toMatch(new RegExp(`^http://${host}/invite/[A-Za-z0-9_-]{40,}$`));
+    }
+    // https only when the proxy says so (Next's own rule for the request's scheme).
+    const forwarded = await inviteAs(bare.url, {
+      host: `127.0.0.1:${port}`,
+      token: bareOwner.token,
+      brand: bareBrand,
+      email: `proto-${Date.now()}@example.test`,
+      headers: { "x-forwarded-proto": "https" },
+    });
+    expect(forwarded.link).toMatch(new RegExp(`^https://127\\.0\\.0\\.1:${port}/invite/`));
   });
 });
 

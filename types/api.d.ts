@@ -762,7 +762,7 @@ export interface paths {
         put?: never;
         /**
          * Invite member
-         * @description Invites someone by email with a role: a single-use link that expires after 7 days, emailed when SMTP_URL is set.
+         * @description Invites someone by email with a role: a single-use link that expires after 7 days, emailed when SMTP_URL is set. An email that already has an open invitation to the brand (any case) gets that one re-issued, never a second.
          *
          *     Docs card: [/api-docs/create-invitation](/api-docs/create-invitation).
          */
@@ -1832,7 +1832,7 @@ export interface components {
              */
             expiresAt: string;
             /**
-             * @description The single-use link. It is shown only in this response; only its hash is stored.
+             * @description The single-use link, on APP_URL or else on the host the request was sent to. It is shown only in this response; only its hash is stored.
              * @example https://studio.example.com/invite/hT9x2Qv7mK0pLr4NsW8yBc3ZfJ6aDg1E5uIoX_kPq-Y
              */
             link: string;
@@ -7171,6 +7171,17 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The email already had an open (pending or expired) invitation: it was re-issued with a new link, expiry and this role; the old link stops working. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationWithLink"];
+                };
+            };
             /** @description The invitation and its link. */
             201: {
                 headers: {

@@ -15,7 +15,18 @@ async function copyText(text: string) {
   area.remove();
 }
 
-export function CopyButton({ text, label = "Copy" }: { text: string; label?: string }) {
+const DARK = "rounded-md border border-slate-600 px-2 py-0.5 text-xs text-slate-200 hover:bg-slate-700";
+
+/** Copies `text`, then says "Copied" (or "Copy failed") for 1.5 s. `className` restyles it (dark by default). */
+export function CopyButton({
+  text,
+  label = "Copy",
+  className = DARK,
+}: {
+  text: string;
+  label?: string;
+  className?: string;
+}) {
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
   return (
     <button
@@ -29,7 +40,7 @@ export function CopyButton({ text, label = "Copy" }: { text: string; label?: str
         }
         setTimeout(() => setState("idle"), 1500);
       }}
-      className="rounded-md border border-slate-600 px-2 py-0.5 text-xs text-slate-200 hover:bg-slate-700"
+      className={className}
     >
       {state === "copied" ? "Copied" : state === "failed" ? "Copy failed" : label}
     </button>

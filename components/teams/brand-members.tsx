@@ -2,7 +2,8 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, type ReactNode, useState } from "react";
+import { CopyButton } from "@/components/api-docs/copy-button";
 import { Button, Card, ErrorNotice, Field, TextInput } from "@/components/ui/primitives";
 import { ApiClientError, callApi } from "@/lib/client/api-client";
 import {
@@ -20,12 +21,42 @@ import { can } from "@/lib/contracts/permissions";
 const SELECT =
   "rounded-lg border border-slate-300 bg-white px-2 py-1.5 text-sm shadow-sm focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30";
 
+/** What an invitation answer says, its single-use link in a read-only field (it scrolls inside), and Copy. */
+function LinkNotice({ link, children }: { link: string; children: ReactNode }) {
+  return (
+    <div
+      role="status"
+      className="min-w-0 space-y-2 rounded-lg wrap-anywhere bg-emerald-50 p-3 text-sm text-emerald-900"
+    >
+      {children}
+      <div className="flex min-w-0 items-center gap-2">
+        <input
+          readOnly
+          aria-label="Invitation link"
+          data-testid="invitation-link"
+          value={link}
+          onFocus={(event) => event.currentTarget.select()}
+          className="min-w-0 flex-1 rounded border border-emerald-200 bg-white px-2 py-1 font-mono text-xs"
+        />
+        <CopyButton
+          text={link}
+          label="Copy link"
+          className="shrink-0 rounded-md border border-emerald-300 bg-white px-2.5 py-1 text-xs font-medium text-emerald-900 hover:bg-emerald-100"
+        />
+      </div>
+    </div>
+  );
+}
+
 function InviteForm({ brandId }: { brandId: string }) {
   const queryClient = useQueryClient();
   const [role, setRole] = useState<BrandRole>("editor");
   const invite = useMutation({
-    mutationFn: async (body: { email: string; role: BrandRole }) =>
-      (await callApi(createInvitation, { params: { brandId }, body })).data,
+    mutationFn: async (body: { email: string; role: BrandRole }) => {
+      const { status, data } = await callApi(createInvitation, { params: { brandId }, body });
+      // 200: the email already had an open invitation, now re-issued with a new link.
+      return { ...data, reissued: status === 200 };
+    },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.brands.invitations(brandId) }),
   });
   const fieldError =
@@ -67,23 +98,19 @@ function InviteForm({ brandId }: { brandId: string }) {
       </form>
       {invite.error && !fieldError && <ErrorNotice message={invite.error.message} />}
       {invite.data && (
-        <div role="status" className="space-y-1 rounded-lg bg-emerald-50 p-3 text-sm text-emerald-900">
+        <LinkNotice link={invite.data.link}>
+          {invite.data.reissued && (
+            <p>
+              {invite.data.email} already had an invitation: it has a new link now, and the earlier one no
+              longer works.
+            </p>
+          )}
           <p>
             {invite.data.emailed
-              ? `We emailed the invitation to ${invite.data.email}.`
+              ? `We emailed the invitation to ${invite.data.email}. You can also send them this link; it works once, for 7 days:`
               : `Send this link to ${invite.data.email}; it works once, for 7 days:`}
           </p>
-          {!invite.data.emailed && (
-            <input
-              readOnly
-              aria-label="Invitation link"
-              data-testid="invitation-link"
-              value={invite.data.link}
-              onFocus={(event) => event.currentTarget.select()}
-              className="w-full rounded border border-emerald-200 bg-white px-2 py-1 font-mono text-xs"
-            />
-          )}
-        </div>
+        </LinkNotice>
       )}
     </Card>
   );
@@ -114,10 +141,13 @@ function Invitations({ brandId }: { brandId: string }) {
       {(resend.error || revoke.error) && (
         <ErrorNotice message={(resend.error ?? revoke.error)?.message ?? ""} />
       )}
-      {resend.data && !resend.data.emailed && (
-        <p role="status" className="break-all text-sm text-emerald-800">
-          New link for {resend.data.email}: {resend.data.link}
-        </p>
+      {resend.data && (
+        <LinkNotice link={resend.data.link}>
+          <p>
+            {resend.data.emailed ? "We emailed a new link to " : "New link for "}
+            {resend.data.email}; the earlier one no longer works:
+          </p>
+        </LinkNotice>
       )}
       <ul className="divide-y divide-slate-100">
         {invitations.data?.items.map((item) => (
@@ -207,7 +237,7 @@ export function BrandMembers({ brandId }: { brandId: string }) {
               className="flex flex-col gap-2 py-3 text-sm sm:flex-row sm:items-center sm:gap-3"
             >
               <div className="min-w-0 flex-1">
-                <p className="font-medium">
+                <p className="break-all font-medium">
                   {member.name ?? member.email}
                   {member.email === session.data?.user?.email && (
                     <span className="ml-2 rounded bg-brand-50 px-1.5 py-0.5 text-xs text-brand-700">you</span>

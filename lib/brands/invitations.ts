@@ -1,13 +1,12 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { getDb, type Tx } from "@/db/client";
 import { type BrandInvitation, brandInvitations, brandMembers, brands, users } from "@/db/schema";
 import { recordActivity } from "@/lib/activity/record-activity";
 import { ApiError, notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
-import { normalizeEmail } from "@/lib/auth/users";
-import { getEnv } from "@/lib/config";
+import { isUniqueViolation, normalizeEmail } from "@/lib/auth/users";
 import type { BrandRole } from "@/lib/contracts/enums";
 import {
   INVITATION_TTL_DAYS,
@@ -42,8 +41,8 @@ const toResponse = (invitation: BrandInvitation, invitedBy: string | null): Invi
   expiresAt: invitation.expiresAt.toISOString(),
 });
 
-/** The public link: APP_URL when set (a proxy's public name), else the origin the request came to. */
-const linkFor = (origin: string, token: string) => `${getEnv().APP_URL ?? origin}/invite/${token}`;
+/** The public link on `origin`, the app's public origin (lib/api/public-origin.ts). */
+const linkFor = (origin: string, token: string) => `${origin}/invite/${token}`;
 
 const unavailable = (status: Exclude<InvitationStatus, "pending">) =>
   new ApiError(
@@ -91,7 +90,11 @@ async function deliver({
   return { ...toResponse(invitation, inviter?.email ?? null), link, emailed };
 }
 
-/** POST /api/brands/{brandId}/invitations. Only the token's hash is stored; the link is in this answer. */
+/**
+ * POST /api/brands/{brandId}/invitations. Only the token's hash is stored; the link is in this answer.
+ * An email (any case) that already has an open invitation to the brand gets that invitation re-issued (new
+ * token, expiry, role and inviter; the old link stops) instead of a second one: `created` is then false.
+ */
 export async function createInvitation({
   principal,
   brandId,
@@ -104,46 +107,83 @@ export async function createInvitation({
   email: string;
   role: BrandRole;
   origin: string;
-}) {
-  const db = await getDb();
+}): Promise<{ invitation: InvitationLinkResponse; created: boolean }> {
   const token = newToken();
   const normalized = normalizeEmail(email);
-  const { invitation, brandName } = await db.transaction(async (tx) => {
-    const { brand } = await requireBrandPermission({ principal, brandId, permission: "member.manage", tx });
-    const [member] = await tx
-      .select({ userId: brandMembers.userId })
-      .from(brandMembers)
-      .innerJoin(users, eq(users.id, brandMembers.userId))
-      .where(and(eq(brandMembers.brandId, brandId), eq(users.email, normalized)));
-    if (member) {
-      const message = `${normalized} is already a member of this brand.`;
-      throw new ApiError("invalid_request", message, { details: [{ path: "email", message }] });
-    }
-    const now = new Date();
-    const [row] = await tx
-      .insert(brandInvitations)
-      .values({
-        id: newId("inv"),
-        brandId,
-        email: normalized,
-        role,
-        tokenHash: hashToken(token),
-        invitedBy: principal.userId,
-        createdAt: now,
-        expiresAt: expiry(now),
-      })
-      .returning();
-    await recordActivity(tx, {
-      brandId,
-      actorId: principal.userId,
-      action: "invitation.created",
-      subjectType: "invitation",
-      subjectId: row.id,
-      details: { email: normalized, role },
-    });
-    return { invitation: row, brandName: brand.name };
+  const issue = async () =>
+    (await getDb()).transaction((tx) =>
+      issueInvitation(tx, { principal, brandId, email: normalized, role, token }),
+    );
+  let issued: Awaited<ReturnType<typeof issueInvitation>>;
+  try {
+    issued = await issue();
+  } catch (error) {
+    // Two invitations of one email at once: the partial unique index (migration 0013) lets one insert; the
+    // other's transaction failed as a whole, and now finds that invitation and re-issues it.
+    if (!isUniqueViolation(error)) throw error;
+    issued = await issue();
+  }
+  const { invitation, brandName, created } = issued;
+  const answer = await deliver({
+    invitation,
+    token,
+    brandName,
+    inviter: await inviterOf(principal.userId),
+    origin,
   });
-  return deliver({ invitation, token, brandName, inviter: await inviterOf(principal.userId), origin });
+  return { invitation: answer, created };
+}
+
+/** Inside createInvitation's transaction: refuse a member, re-issue an open invitation, or insert one. */
+async function issueInvitation(
+  tx: Tx,
+  {
+    principal,
+    brandId,
+    email,
+    role,
+    token,
+  }: { principal: Principal; brandId: string; email: string; role: BrandRole; token: string },
+) {
+  const { brand } = await requireBrandPermission({ principal, brandId, permission: "member.manage", tx });
+  const [member] = await tx
+    .select({ userId: brandMembers.userId })
+    .from(brandMembers)
+    .innerJoin(users, eq(users.id, brandMembers.userId))
+    .where(and(eq(brandMembers.brandId, brandId), eq(sql`lower(${users.email})`, email)));
+  if (member) {
+    const message = `${email} is already a member of this brand.`;
+    throw new ApiError("invalid_request", message, { details: [{ path: "email", message }] });
+  }
+  const [open] = await tx
+    .select({ id: brandInvitations.id })
+    .from(brandInvitations)
+    .where(
+      and(
+        eq(brandInvitations.brandId, brandId),
+        eq(sql`lower(${brandInvitations.email})`, email),
+        isNull(brandInvitations.acceptedAt),
+        isNull(brandInvitations.revokedAt),
+      ),
+    )
+    .for("update");
+  const now = new Date();
+  const issued = { role, tokenHash: hashToken(token), invitedBy: principal.userId, expiresAt: expiry(now) };
+  const [row] = open
+    ? await tx.update(brandInvitations).set(issued).where(eq(brandInvitations.id, open.id)).returning()
+    : await tx
+        .insert(brandInvitations)
+        .values({ id: newId("inv"), brandId, email, createdAt: now, ...issued })
+        .returning();
+  await recordActivity(tx, {
+    brandId,
+    actorId: principal.userId,
+    action: open ? "invitation.resent" : "invitation.created",
+    subjectType: "invitation",
+    subjectId: row.id,
+    details: { email: row.email, role },
+  });
+  return { invitation: row, brandName: brand.name, created: !open };
 }
 
 /** GET /api/brands/{brandId}/invitations: pending first, then newest first. */

@@ -61,7 +61,9 @@ export const invitationLinkResponse = invitationResponse
     link: z
       .string()
       .meta({ example: "https://studio.example.com/invite/hT9x2Qv7mK0pLr4NsW8yBc3ZfJ6aDg1E5uIoX_kPq-Y" })
-      .describe("The single-use link. It is shown only in this response; only its hash is stored."),
+      .describe(
+        "The single-use link, on APP_URL or else on the host the request was sent to. It is shown only in this response; only its hash is stored.",
+      ),
     emailed: z.boolean().describe("True when the link was sent by email (SMTP_URL is set)."),
   })
   .meta({ id: "InvitationWithLink" });
@@ -161,10 +163,17 @@ export const createInvitation = defineOperation({
   title: "Invite member",
   auth: "bearer",
   permission: "member.manage",
-  summary: `Invites someone by email with a role: a single-use link that expires after ${INVITATION_TTL_DAYS} days, emailed when SMTP_URL is set.`,
+  summary: `Invites someone by email with a role: a single-use link that expires after ${INVITATION_TTL_DAYS} days, emailed when SMTP_URL is set. An email that already has an open invitation to the brand (any case) gets that one re-issued, never a second.`,
   pathParams: brandParams,
   body: createInvitationBody,
-  responses: { 201: { description: "The invitation and its link.", schema: invitationLinkResponse } },
+  responses: {
+    200: {
+      description:
+        "The email already had an open (pending or expired) invitation: it was re-issued with a new link, expiry and this role; the old link stops working.",
+      schema: invitationLinkResponse,
+    },
+    201: { description: "The invitation and its link.", schema: invitationLinkResponse },
+  },
   errors: [
     "invalid_request",
     "unauthorized",

@@ -1,4 +1,5 @@
 import { withApi } from "@/lib/api/handler";
+import { publicOrigin } from "@/lib/api/public-origin";
 import { readJson, readParams } from "@/lib/api/read-request";
 import { withAuth } from "@/lib/api/with-auth";
 import { createInvitation, listInvitations } from "@/lib/brands/invitations";
@@ -25,9 +26,12 @@ export const POST = withApi(
   withAuth(async (req, { principal, params }) => {
     const { brandId } = readParams(params, brandParams);
     const { email, role } = await readJson(req, createInvitationBody);
-    const origin = new URL(req.url).origin;
-    const invitation = await createInvitation({ principal, brandId, email, role, origin });
-    return Response.json(invitation, { status: 201, headers: { "Cache-Control": "no-store" } });
+    const origin = publicOrigin(req);
+    const { invitation, created } = await createInvitation({ principal, brandId, email, role, origin });
+    return Response.json(invitation, {
+      status: created ? 201 : 200,
+      headers: { "Cache-Control": "no-store" },
+    });
   }),
   { docId: createOperation.id },
 );

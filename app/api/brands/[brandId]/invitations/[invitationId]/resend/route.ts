@@ -1,4 +1,5 @@
 import { withApi } from "@/lib/api/handler";
+import { publicOrigin } from "@/lib/api/public-origin";
 import { readParams } from "@/lib/api/read-request";
 import { withAuth } from "@/lib/api/with-auth";
 import { resendInvitation } from "@/lib/brands/invitations";
@@ -9,7 +10,7 @@ export const dynamic = "force-dynamic";
 export const POST = withApi(
   withAuth(async (req, { principal, params }) => {
     const { brandId, invitationId } = readParams(params, invitationParams);
-    const origin = new URL(req.url).origin;
+    const origin = publicOrigin(req);
     const invitation = await resendInvitation({ principal, brandId, invitationId, origin });
     return Response.json(invitation, { headers: { "Cache-Control": "no-store" } });
   }),
