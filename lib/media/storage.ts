@@ -3,9 +3,6 @@ import { getEnv } from "@/lib/config";
 import { signLocalMediaUrl } from "./local-signature";
 import { localMediaStorage } from "./local-storage";
 import { assertSafeKey, isSafeKey } from "./media-key";
-
-export { assertSafeKey };
-
 import type { MediaStorage } from "./media-storage";
 import { mediaUrlWindow } from "./media-url-lifetime";
 import { s3MediaStorage } from "./s3-storage";
@@ -17,6 +14,7 @@ export {
   type MediaStat,
   type MediaStorage,
 } from "./media-storage";
+export { assertSafeKey };
 
 const globalForMedia = globalThis as unknown as { brandStudioMedia?: { id: string; storage: MediaStorage } };
 

@@ -6,7 +6,6 @@ import { ApiError, notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import { getAuthSecret } from "@/lib/auth/secret";
 import { requireBrandPermission } from "@/lib/brands/brand-access";
-import { getEnv } from "@/lib/config";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import { encryptSecret } from "@/lib/security/encrypt-secret";
@@ -125,10 +124,9 @@ function requireConfigured(channel: OAuthChannel) {
   );
 }
 
-/** Where the platform sends the browser back: APP_URL's origin, else the request's. */
-export function callbackUrl(channel: OAuthChannel, requestUrl: string) {
-  const base = getEnv().APP_URL ?? new URL(requestUrl).origin;
-  return `${base}/api/channels/oauth/${channel}/callback`;
+/** Where the platform sends the browser back, on the app's public origin (lib/api/public-origin.ts). */
+export function callbackUrl(channel: OAuthChannel, origin: string) {
+  return `${origin}/api/channels/oauth/${channel}/callback`;
 }
 
 /** GET /api/channels/oauth/{channel}/start: the platform's authorize URL with a signed state. */
@@ -136,17 +134,18 @@ export async function startOAuth({
   principal,
   channel,
   brandId,
-  requestUrl,
+  origin,
 }: {
   principal: Principal;
   channel: OAuthChannel;
   brandId: string;
-  requestUrl: string;
+  /** The app's public origin, where the platform sends the browser back. */
+  origin: string;
 }) {
   requireConfigured(channel);
   const { brand } = await requireBrandPermission({ principal, brandId, permission: "channel.manage" });
   const state = signOAuthState(getAuthSecret(), { userId: principal.userId, brandId: brand.id, channel });
-  return PROVIDERS[channel].authorizeUrl({ redirectUri: callbackUrl(channel, requestUrl), state });
+  return PROVIDERS[channel].authorizeUrl({ redirectUri: callbackUrl(channel, origin), state });
 }
 
 function stateError(reason: string, message: string) {
@@ -166,12 +165,13 @@ export async function finishOAuth({
   principal,
   channel,
   params,
-  requestUrl,
+  origin,
 }: {
   principal: Principal;
   channel: OAuthChannel;
   params: URLSearchParams;
-  requestUrl: string;
+  /** The app's public origin, where the platform sends the browser back. */
+  origin: string;
 }) {
   requireConfigured(channel);
   const state = params.get("state");
@@ -209,7 +209,7 @@ export async function finishOAuth({
 
   let accounts: ConnectedAccount[];
   try {
-    accounts = await PROVIDERS[channel].connect(code, callbackUrl(channel, requestUrl));
+    accounts = await PROVIDERS[channel].connect(code, callbackUrl(channel, origin));
   } catch (error) {
     if (!(error instanceof PlatformError)) throw error;
     if (error.kind === "rejected" || error.kind === "unauthorized") {

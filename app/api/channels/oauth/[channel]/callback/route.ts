@@ -1,4 +1,5 @@
 import { withApi } from "@/lib/api/handler";
+import { publicOrigin } from "@/lib/api/public-origin";
 import { browserPrincipal } from "@/lib/auth/browser-principal";
 import { finishOAuth, oauthChannel } from "@/lib/publishing/oauth-connect";
 
@@ -13,7 +14,7 @@ export const GET = withApi(
       principal,
       channel,
       params: new URL(req.url).searchParams,
-      requestUrl: req.url,
+      origin: publicOrigin(req),
     });
     return new Response(null, {
       status: 303,

@@ -1,4 +1,5 @@
 import { withApi } from "@/lib/api/handler";
+import { publicOrigin } from "@/lib/api/public-origin";
 import { readQuery } from "@/lib/api/read-request";
 import { browserPrincipal } from "@/lib/auth/browser-principal";
 import { listChannelsQuery } from "@/lib/contracts/publishing";
@@ -12,7 +13,7 @@ export const GET = withApi(
     const principal = await browserPrincipal(req);
     const channel = oauthChannel(String(params.channel ?? ""));
     const { brandId } = readQuery(req, listChannelsQuery);
-    const location = await startOAuth({ principal, channel, brandId, requestUrl: req.url });
+    const location = await startOAuth({ principal, channel, brandId, origin: publicOrigin(req) });
     return new Response(null, { status: 302, headers: { Location: location, "Cache-Control": "no-store" } });
   },
   { operation: "oauth-start" },
