@@ -12,7 +12,7 @@ const PRERENDERED = /^\/api-docs(\/|$)/;
  * (lib/server/http-guard.ts) at a fraction of a middleware call's cost. App pages need a signed-in user:
  * without a session cookie the visitor goes to /login and comes back afterwards; the (app) layout checks the
  * session itself too, and reads the path from x-pathname. Next's own trailing-slash redirect is off
- * (next.config.ts) so the gate can give /api redirects their X-Request-Id; pages get the same 308 here.
+ * (next.config.mjs) so the gate can give /api redirects their X-Request-Id; pages get the same 308 here.
  *
  * Every answer it passes or gives carries the security headers (lib/security/security-headers.ts), and every
  * page its Content-Security-Policy with a fresh nonce: set on the request too, where Next reads it to put the

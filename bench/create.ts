@@ -2,7 +2,7 @@ import os from "node:os";
 import { signInAsDemo } from "../test/support/auth";
 import { cpuMs, median, sleep, timedRequest } from "./measure";
 import { summariseProfile } from "./profile";
-import { contentCreateLatencies, postLatencies } from "./scenarios";
+import { contentCreateLatencies, createBody, postLatencies } from "./scenarios";
 import { type AppServer, buildAll, type Running, startApp, startBaselineNext } from "./servers";
 
 /**
@@ -12,6 +12,9 @@ import { type AppServer, buildAll, type Running, startApp, startBaselineNext } f
  * framework's floor under a create: Next reading a JSON body and answering 201); then `n` creates on each app
  * (concurrency 1), with the server's CPU time per create. Prints the medians and the load average. Needs the
  * builds `npm run bench` makes.
+ * `--floors` also measures, per app and round, the same route refused before any work: without a key (401: Next,
+ * the API gate, withApi, the envelope) and with a key but a body that fails its contract (400: the same plus the
+ * API key's check, reading the body and zod). What a create costs above the second is its own work.
  * `--before <checkout>` also runs that checkout's build on PGlite (say a worktree of an older commit, built
  * with `NEXT_DIST_DIR=.next-test npx next build`; PGlite migrates itself from its own checkout), in the same
  * rounds. Not on PostgreSQL: this checkout's `db:migrate` would give the older app newer migrations.
@@ -34,6 +37,26 @@ async function session(server: AppServer) {
   return { server, apiKey, brandId: brands.items[0].brandId as string };
 }
 
+/** p50 of `n` POSTs to content/create that are refused with `status` (the body or the key makes them fail). */
+async function refusedCreates(s: Awaited<ReturnType<typeof session>>, n: number, status: 400 | 401) {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (status === 400) headers.authorization = `Bearer ${s.apiKey}`;
+  // A 401 carries a create's whole body; a 400 only the brand, so the contract refuses it (no topic).
+  const body = JSON.stringify(status === 401 ? createBody(s.brandId, 0, 0) : { brandId: s.brandId });
+  const samples: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const response = await timedRequest(`${s.server.url}/api/content/create`, {
+      method: "POST",
+      headers,
+      body,
+    });
+    if (response.status !== status)
+      throw new Error(`expected ${status}, got ${response.status} ${response.body}`);
+    samples.push(response.ms);
+  }
+  return median(samples);
+}
+
 async function creates(s: Awaited<ReturnType<typeof session>>, n: number, seedBase: number) {
   const cpuBefore = cpuMs(s.server.pid);
   // The bench's own loop; this script makes no video job, so the session has none to poll.
@@ -46,6 +69,7 @@ async function main() {
   const n = Number(option("--n") ?? 40);
   const pg = option("--pg");
   const profile = process.argv.includes("--profile");
+  const floors = process.argv.includes("--floors");
   /** A checkout of an older commit with its own .next-test build: its apps run beside these, interleaved. */
   const before = option("--before");
   buildAll(false);
@@ -67,7 +91,10 @@ async function main() {
     for (const app of apps) sessions.push(await session(app));
     // Warm-up, not measured: --warm creates per app and ten times as many trivial GETs.
     const warm = Number(option("--warm") ?? 30);
-    for (const s of sessions) await creates(s, warm, 90_000);
+    for (const s of sessions) {
+      await creates(s, warm, 90_000);
+      if (floors) for (const status of [400, 401] as const) await refusedCreates(s, warm, status);
+    }
     for (let i = 0; i < warm * 10; i++) await timedRequest(`${trivial.url}/api/bench`);
     await postLatencies(`${trivial.url}/api/bench`, warm * 10);
     console.log(
@@ -89,6 +116,12 @@ async function main() {
         `trivial POST ${post.toFixed(2)} ms = ${(post / median(t)).toFixed(2)}x`,
       ];
       for (const s of sessions) {
+        if (floors) {
+          for (const status of [401, 400] as const) {
+            const p50 = await refusedCreates(s, 100, status);
+            row.push(`${s.server.name} ${status} ${p50.toFixed(2)} ms = ${(p50 / median(t)).toFixed(2)}x`);
+          }
+        }
         const r = await creates(s, n, round * 1000);
         row.push(
           `${s.server.name} ${r.p50.toFixed(2)} ms = ${(r.p50 / median(t)).toFixed(2)}x (cpu ${r.cpu.toFixed(2)} ms = ${(r.cpu / trivialCpu).toFixed(2)}x)`,

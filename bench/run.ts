@@ -11,6 +11,7 @@ import {
   contentCreateLatencies,
   enqueueToRunning,
   getLatencies,
+  IDLE_AFTER_MS,
   postLatencies,
   prepareSession,
   TRIVIAL_POST_WARM_UP,
@@ -307,9 +308,12 @@ async function main() {
       });
     }
 
-    // Idle RSS: after everything above, with nothing in flight.
+    // RSS 5 s after the last request, and again once the servers have been idle IDLE_AFTER_MS (the renders
+    // below run meanwhile): V8 keeps a burst's garbage committed until its memory reducer sees allocation slow
+    // down (bench/notes.md, "Idle RSS").
+    const runEnded = Date.now();
     await sleep(5000);
-    const rssIdle = Object.fromEntries(running.map((r) => [r.name, rssMb(r.pid)]));
+    const rssAfterRun = Object.fromEntries(running.map((r) => [r.name, rssMb(r.pid)]));
     let pages: ReturnType<typeof firstLoadJs> = { baseline: undefined, pages: [] };
     try {
       pages = firstLoadJs(path.join(ROOT, ".next-test"), path.join(BASELINE_DIR, ".next"));
@@ -331,6 +335,8 @@ async function main() {
     } catch (error) {
       fullRender = `The full render bench failed: ${(error as Error).message}`;
     }
+    await sleep(Math.max(0, IDLE_AFTER_MS - (Date.now() - runEnded)));
+    const rssIdle = Object.fromEntries(running.map((r) => [r.name, rssMb(r.pid)]));
     const loadAfter = os.loadavg();
     await stopAll();
     running.length = 0;
@@ -347,6 +353,7 @@ async function main() {
       tracing,
       queue,
       rssStart,
+      rssAfterRun,
       rssIdle,
       pages,
       render,

@@ -98,6 +98,12 @@ export async function warmContentCreate(session: AppSession) {
   await contentCreateLatencies(session, CREATE_WARM_UP, 900_000);
 }
 
+/**
+ * Idle RSS is read this long after the servers' last request (the renders run meanwhile, with the servers idle):
+ * long enough for V8's memory reducer to give back a burst's garbage (34–38 s after 3 000 creates here).
+ */
+export const IDLE_AFTER_MS = 90_000;
+
 /** POSTs to the trivial route before content/create's first round (its GET is warm from the throughput runs). */
 export const TRIVIAL_POST_WARM_UP = 1000;
 

@@ -16,7 +16,7 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-const files = [...SOURCE_DIRS.flatMap(sourceFiles), "instrumentation.ts", "next.config.ts", "proxy.ts"];
+const files = [...SOURCE_DIRS.flatMap(sourceFiles), "instrumentation.ts", "next.config.mjs", "proxy.ts"];
 const text = new Map(files.map((file) => [file, fs.readFileSync(path.join(ROOT, file), "utf8")]));
 
 /** The repository files a module imports at run time, statically or with import() (`import type` is erased). */
@@ -66,7 +66,7 @@ describe("the layering", () => {
   it("only lib/config.ts reads process.env (Next's NEXT_RUNTIME and NEXT_DIST_DIR, the system PATH and the test runner aside)", () => {
     const allowed: Record<string, RegExp> = {
       "instrumentation.ts": /process\.env\.NEXT_RUNTIME/g,
-      "next.config.ts": /process\.env\.NEXT_DIST_DIR/g,
+      "next.config.mjs": /process\.env\.NEXT_DIST_DIR/g,
       "lib/video/local/find-binary.ts": /process\.env\.PATH/g,
     };
     const offending = files.filter((file) => {

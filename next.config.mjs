@@ -1,6 +1,10 @@
-import type { NextConfig } from "next";
-
-const nextConfig: NextConfig = {
+/**
+ * JavaScript, not next.config.ts: Next compiles a TypeScript config with its SWC native binding every time a
+ * server starts, and the binding stays loaded for the life of the process, about 30 MB of each server's RSS
+ * (bench/notes.md, "Idle RSS"). The JSDoc type keeps the editor's checking.
+ * @type {import("next").NextConfig}
+ */
+const nextConfig = {
   // These hold native or WASM parts and process-wide state (the one PGlite instance, the queue):
   // bundling them would give each route its own copy.
   serverExternalPackages: [
