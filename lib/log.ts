@@ -5,13 +5,13 @@ type Level = "info" | "warn" | "error";
 const SECRET_KEYS = /authorization|password|secret|token|apikey|api_key|cookie/i;
 
 /**
- * Secrets by their shape, wherever they appear in a string (an error's message or stack, a driver's detail):
+ * Secrets by their shape, wherever they appear in a string (an error's message or stack, a field):
  * webhook signing secrets, API keys, Telegram bot tokens, bearer and basic credentials.
  */
 const SECRET_SHAPES: RegExp[] = [
   /whsec_[A-Za-z0-9+/=_-]+/g,
   /bsk_[A-Za-z0-9_-]+/g,
-  /\b\d{5,}:[A-Za-z0-9_-]{30,}/g,
+  /\d{5,}:[A-Za-z0-9_-]{30,}/g,
   /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi,
 ];
 
@@ -32,13 +32,13 @@ function redact(value: unknown, depth = 0): unknown {
   if (typeof value === "string") return redactText(value);
   if (depth > 4 || value === null || typeof value !== "object") return value;
   if (value instanceof Error) {
-    const { code, detail } = value as { code?: unknown; detail?: unknown };
+    // A driver's `detail` is left out: it can quote the row that failed, every column of it.
+    const { code } = value as { code?: unknown };
     return {
       name: value.name,
       message: redactText(value.message),
       stack: value.stack === undefined ? undefined : redactText(value.stack),
       ...(code === undefined ? {} : { code }),
-      ...(typeof detail === "string" ? { detail: redactText(detail) } : {}),
       ...(value.cause === undefined ? {} : { cause: redact(value.cause, depth + 1) }),
     };
   }
