@@ -194,8 +194,14 @@ for (const store of ["local", "s3"] as const) {
       // Someone else's video is not this brand's to reference (issue 39): refused, by any of its links.
       const created = await asOther("/api/content/create", {
         method: "POST",
-        json: { brandId: brand.body.brandId, channel: "telegram", goal: "announcement", topic: "Their day" },
+        json: {
+          brandId: brand.body.brandId,
+          channel: "telegram",
+          goal: "announcement",
+          topic: "Our roasting day, filmed",
+        },
       });
+      expect(created.status, created.text).toBe(201);
       for (const link of [
         videoUrl,
         expired(videoUrl, server.url),
