@@ -21,6 +21,8 @@ const nextConfig = {
     "@opentelemetry/exporter-trace-otlp-proto",
     "@opentelemetry/exporter-trace-otlp-grpc",
     "prom-client",
+    // The pinned, SSRF-checked dispatcher for outbound fetches (lib/security/outbound-fetch.ts).
+    "undici",
   ],
   // Tests build into their own folder so a running dev server is never disturbed.
   distDir: process.env.NEXT_DIST_DIR || ".next",

@@ -4,9 +4,44 @@ type Level = "info" | "warn" | "error";
 
 const SECRET_KEYS = /authorization|password|secret|token|apikey|api_key|cookie/i;
 
+/**
+ * Secrets by their shape, wherever they appear in a string (an error's message or stack, a field):
+ * webhook signing secrets, API keys, Telegram bot tokens, bearer and basic credentials.
+ */
+const SECRET_SHAPES: RegExp[] = [
+  /whsec_[A-Za-z0-9+/=_-]+/g,
+  /bsk_[A-Za-z0-9_-]+/g,
+  /\d{5,}:[A-Za-z0-9_-]{30,}/g,
+  /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi,
+];
+
+/** A drizzle query error's text ends with `params: …`, the values the query was sent with. */
+const QUERY_PARAMS = /(\nparams: )[\s\S]*?(?=\n\s+at |$)/g;
+
+export function redactText(text: string) {
+  let clean = text.replace(QUERY_PARAMS, "$1[redacted]");
+  for (const shape of SECRET_SHAPES) {
+    clean = clean.replace(shape, (match) =>
+      /^(bearer|basic)\s/i.test(match) ? `${match.split(/\s/)[0]} [redacted]` : "[redacted]",
+    );
+  }
+  return clean;
+}
+
 function redact(value: unknown, depth = 0): unknown {
+  if (typeof value === "string") return redactText(value);
   if (depth > 4 || value === null || typeof value !== "object") return value;
-  if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
+  if (value instanceof Error) {
+    // A driver's `detail` is left out: it can quote the row that failed, every column of it.
+    const { code } = value as { code?: unknown };
+    return {
+      name: value.name,
+      message: redactText(value.message),
+      stack: value.stack === undefined ? undefined : redactText(value.stack),
+      ...(code === undefined ? {} : { code }),
+      ...(value.cause === undefined ? {} : { cause: redact(value.cause, depth + 1) }),
+    };
+  }
   if (Array.isArray(value)) return value.map((item) => redact(item, depth + 1));
   return Object.fromEntries(
     Object.entries(value).map(([key, item]) => [
@@ -17,7 +52,8 @@ function redact(value: unknown, depth = 0): unknown {
 }
 
 /**
- * Structured log lines: one JSON object per line, secrets redacted by key name. Inside a span (tracing on)
+ * Structured log lines: one JSON object per line, secrets redacted by key name, by shape in any text, and a
+ * database error's query parameters (which hold whatever was written, secrets included) left out. Inside a span (tracing on)
  * the line carries its `traceId` and `spanId`, and inside an API operation its `requestId`, so a log line
  * and its trace find each other.
  */

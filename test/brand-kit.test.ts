@@ -1,5 +1,7 @@
 import { execFile } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -201,6 +203,57 @@ describe("brand kit: music", () => {
     }
     const removed = await call(`/api/brands/${brand.brandId}/music`, { method: "DELETE" });
     expect(brandResponse.parse(removed.body).musicUrl).toBeNull();
+  });
+
+  it("refuses a playlist before ffmpeg reads it: no file it names is opened, no URL fetched (issue 39, item 16)", async () => {
+    const brand = await newBrand();
+    const requests: string[] = [];
+    const listener = http.createServer((req, res) => {
+      requests.push(req.url ?? "");
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+    const port = (listener.address() as AddressInfo).port;
+    // A segment ffmpeg would open as a local file: a named pipe. Opening it for writing completes only
+    // when a reader opens it, so `opened` tells whether anything read the playlist's first segment.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bs-music-hls-"));
+    const segment = path.join(dir, "segment.ts");
+    await run("mkfifo", [segment]);
+    let opened = false;
+    const writer = fs.promises.open(segment, "w").then(async (handle) => {
+      opened = true;
+      await handle.close();
+    });
+    try {
+      const playlist = [
+        "#EXTM3U",
+        "#EXT-X-TARGETDURATION:10",
+        "#EXTINF:10,",
+        segment,
+        "#EXTINF:10,",
+        `http://127.0.0.1:${port}/segment-2.ts`,
+        "#EXT-X-ENDLIST",
+        "",
+      ].join("\n");
+      const response = await upload(
+        `/api/brands/${brand.brandId}/music`,
+        Buffer.from(playlist),
+        "bed.mp3",
+        "audio/mpeg",
+      );
+      expect(response.status, response.text).toBe(400);
+      expect(response.body.error).toMatchObject({ code: "invalid_request", details: [{ path: "file" }] });
+      expect(response.headers.get("x-request-id")).toBeTruthy();
+      expect(opened).toBe(false);
+      expect(requests).toEqual([]);
+    } finally {
+      // Let the pending open finish (a reader of our own), then clean up.
+      const reader = await fs.promises.open(segment, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+      await writer;
+      await reader.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+      await new Promise<void>((resolve) => listener.close(() => resolve()));
+    }
   });
 
   it("refuses a corrupt track, an image and a file over 20 MB", async () => {

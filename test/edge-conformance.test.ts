@@ -107,6 +107,28 @@ describe("invalid_request always carries details as [{ path, message }]", () => 
   });
 });
 
+describe("a raw '#' in the request target (issue 39, item 17)", () => {
+  it("answers 400 in the envelope with X-Request-Id, on /api and on pages, never Next's bare 405", async () => {
+    for (const [method, path] of [
+      ["POST", `/api/brands/${brandId}#frag/logo`],
+      ["GET", `/api/brands/${brandId}#x`],
+      ["GET", "/api/brands?limit=1#x"],
+      ["GET", "/studio#frag/x"],
+    ]) {
+      const response = await rawRequest(baseUrl(), {
+        method,
+        path,
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(response.status, `${method} ${path}`).toBe(400);
+      expect(response.headers["x-request-id"], path).toMatch(/\S/);
+      const { error } = errorEnvelope.parse(JSON.parse(response.text));
+      expect(error.code).toBe("invalid_request");
+      expect(error.details).toEqual([{ path: "path", message: expect.stringMatching(/%23/) }]);
+    }
+  });
+});
+
 describe("security headers on every response", () => {
   it("pages, /api, /media and Next's static files send nosniff, Referrer-Policy and Permissions-Policy", async () => {
     const home = await rawRequest(baseUrl(), { method: "GET", path: "/" });

@@ -183,7 +183,7 @@ for (const store of ["local", "s3"] as const) {
       expect(sent[0].video).toEqual({ kind: "upload", bytes: original.length });
     });
 
-    it("keeps any other link as it was sent: another brand's video, another site's", async () => {
+    it("refuses another brand's video (400) and keeps another site's link as it was sent", async () => {
       const other = await newUser(server.url);
       const asOther = (p: string, init: Parameters<typeof api>[1] = {}) =>
         api(p, { server: server.url, token: other.token, ...init });
@@ -191,12 +191,38 @@ for (const store of ["local", "s3"] as const) {
         method: "POST",
         json: { name: "Other Roastery", tone: "calm", voice: "plain words" },
       });
-      // Someone else's video is not this brand's to reference: its dead link stays dead.
-      const dead = expired(videoUrl, server.url);
-      const foreign = await newPost({ videoUrl: dead }, asOther, brand.body.brandId);
-      expect(foreign.videoUrl).toBe(dead);
-      expect(foreign.videoJob).toBeNull();
-      expect((await asOther(`/api/posts/${foreign.postId}`)).body.videoUrl).toBe(dead);
+      // Someone else's video is not this brand's to reference (issue 39): refused, by any of its links.
+      const created = await asOther("/api/content/create", {
+        method: "POST",
+        json: {
+          brandId: brand.body.brandId,
+          channel: "telegram",
+          goal: "announcement",
+          topic: "Our roasting day, filmed",
+        },
+      });
+      expect(created.status, created.text).toBe(201);
+      for (const link of [
+        videoUrl,
+        expired(videoUrl, server.url),
+        new URL(videoUrl, server.url).toString(),
+      ]) {
+        const foreign = await asOther(`/api/posts/${created.body.postId}`, {
+          method: "PATCH",
+          json: { videoUrl: link },
+        });
+        // With the S3 store the link is the bucket's, another site: kept as sent, never read by this server.
+        if (store === "s3" && /^https?:/.test(link) && !link.startsWith(server.url)) {
+          expect(foreign.status, foreign.text).toBe(200);
+          expect(foreign.body.videoJob).toBeNull();
+          continue;
+        }
+        expect(foreign.status, `${link}: ${foreign.text}`).toBe(400);
+        expect(foreign.body.error).toMatchObject({
+          code: "invalid_request",
+          details: [{ path: "videoUrl" }],
+        });
+      }
       const elsewhere = await newPost({ videoUrl: "https://cdn.example.com/clip.mp4?token=abc" });
       expect(elsewhere.videoUrl).toBe("https://cdn.example.com/clip.mp4?token=abc");
     });

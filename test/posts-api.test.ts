@@ -174,7 +174,8 @@ describe("GET and PATCH /api/posts/{postId}", () => {
       caption: "Edited by a human.\n\nSee you there.",
       hashtags: ["#Edited", "#Café_2025"],
       mediaPlan: { format: "text_only", items: [] },
-      videoUrl: "/media/videos/vjb_x/video.mp4",
+      // Another site's video (a file of this site must be the brand's own: media-ownership.test.ts).
+      videoUrl: "https://cdn.example.com/roast.mp4",
     };
     const response = await api(`/api/posts/${postId}`, { method: "PATCH", token, json: edit });
     expect(response.status, response.text).toBe(200);

@@ -301,14 +301,15 @@ describe("publishing to LinkedIn", () => {
     expect(video.body.error.message).toMatch(/only as an upload/);
 
     // Files in the media store (the server's local store under DATA_DIR): one a byte over LinkedIn's 500 MB
-    // (sparse, so it costs no disk), one under its 75 KB.
+    // (sparse, so it costs no disk), one under its 75 KB. Under the brand's folder: a post may name only
+    // its own brand's files (issue 39).
     const stored = (name: string, size: number) => {
-      const file = path.join(server.dataDir, "media", "videos", name, "video.mp4");
+      const file = path.join(server.dataDir, "media", "brands", brandId, "clips", name, "video.mp4");
       fs.mkdirSync(path.dirname(file), { recursive: true });
       const handle = fs.openSync(file, "w");
       fs.ftruncateSync(handle, size);
       fs.closeSync(handle);
-      return `/media/videos/${name}/video.mp4`;
+      return `/media/brands/${brandId}/clips/${name}/video.mp4`;
     };
     const tooLarge = await publish(
       await newPost("Our whole roasting day, uncut.", 0, {
@@ -337,7 +338,7 @@ describe("publishing to LinkedIn", () => {
       actual: 10_000,
     });
     const missing = await publish(
-      await newPost("A clip that is gone.", 0, { videoUrl: "/media/videos/vjb_linkedinGone/video.mp4" }),
+      await newPost("A clip that is gone.", 0, { videoUrl: `/media/brands/${brandId}/clips/gone/video.mp4` }),
     );
     expect(missing.status, missing.text).toBe(422);
     expect(missing.body.error.details).toMatchObject({ rule: "media_unsupported" });

@@ -177,7 +177,8 @@ describe.skipIf(!onPostgres)("publishing workers killed with SIGKILL", () => {
 
     // A 400 KB file in the media store (LinkedIn's fake does not decode it), uploaded in 4 parts of 100 KB.
     const bytes = randomBytes(400 * 1024);
-    const file = path.join(server.dataDir, "media", "videos", "vjb_uploadKill", "video.mp4");
+    // Under the brand's folder: a post may name only its own brand's files (issue 39).
+    const file = path.join(server.dataDir, "media", "brands", brandId, "clips", "uploadKill", "video.mp4");
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, bytes);
     const post = await call("/api/content/create", {
@@ -187,7 +188,7 @@ describe.skipIf(!onPostgres)("publishing workers killed with SIGKILL", () => {
     expect(post.status, post.text).toBe(201);
     const patched = await call(`/api/posts/${post.body.postId}`, {
       method: "PATCH",
-      json: { caption: "Our roasting day.", videoUrl: "/media/videos/vjb_uploadKill/video.mp4" },
+      json: { caption: "Our roasting day.", videoUrl: `/media/brands/${brandId}/clips/uploadKill/video.mp4` },
     });
     expect(patched.status, patched.text).toBe(200);
     linkedin.behavior.videoPartBytes = 100 * 1024;

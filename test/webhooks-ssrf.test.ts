@@ -1,5 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { findTargetProblem, isPrivateAddress } from "@/lib/webhooks/ssrf";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { keepChannelAvatar } from "@/lib/publishing/channel-avatar";
+import { guardedFetch } from "@/lib/security/outbound-fetch";
+import { findTargetProblem, isPrivateAddress, type Resolve } from "@/lib/security/ssrf";
 
 describe("the webhook SSRF guard", () => {
   const saved = process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS;
@@ -20,6 +24,9 @@ describe("the webhook SSRF guard", () => {
       "fe80::1",
       "fd00::1",
       "::ffff:127.0.0.1",
+      "::ffff:7f00:1",
+      "64:ff9b::7f00:1",
+      "64:ff9b::a9fe:a9fe",
     ]) {
       expect(isPrivateAddress(address), address).toBe(true);
     }
@@ -38,5 +45,82 @@ describe("the webhook SSRF guard", () => {
     expect(await findTargetProblem("file:///etc/passwd")).toMatch(/https:\/\//);
     process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
     expect(await findTargetProblem("http://127.0.0.1:8080/hook")).toBeNull();
+  });
+});
+
+/**
+ * The address a connection uses is the one checked (issue 39, item 15): a host name that resolves to a
+ * public address for the check and to a private one a moment later (DNS rebinding), or to NAT64, is refused
+ * when connecting. Host names resolve through a stand-in resolver; the only traffic is to 127.0.0.1.
+ */
+describe("outbound fetches pin the checked address", () => {
+  const saved = process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS;
+  const requests: string[] = [];
+  let server: http.Server;
+  let port: number;
+
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      requests.push(req.url ?? "");
+      res.writeHead(200, { "content-type": "image/png" }).end("ok");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterEach(() => {
+    process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = saved;
+    requests.length = 0;
+  });
+
+  /** Answers `first` to the first question, `then` to every later one (a rebinding DNS server). */
+  const rebinding = (first: string, then: string): Resolve => {
+    let asked = 0;
+    return async () => {
+      const address = asked++ === 0 ? first : then;
+      return [{ address, family: address.includes(":") ? 6 : 4 }];
+    };
+  };
+
+  it("refuses at connect time a host that passed the check and now resolves to a private address", async () => {
+    process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "false";
+    const url = `http://rebind.test:${port}/hook`;
+    // The check alone is fooled: its answer is public.
+    expect(await findTargetProblem(url, rebinding("93.184.215.14", "127.0.0.1"))).toBeNull();
+    const failure = await guardedFetch(url, {
+      method: "POST",
+      resolve: rebinding("93.184.215.14", "127.0.0.1"),
+    }).catch((error: Error) => error);
+    expect(failure).toBeInstanceOf(Error);
+    expect(String((failure as Error & { cause?: Error }).cause?.message)).toMatch(
+      /resolves to 127\.0\.0\.1, a private/,
+    );
+    expect(requests).toEqual([]);
+  });
+
+  it("refuses NAT64 (64:ff9b::/96), at the check and at connect time", async () => {
+    process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "false";
+    const url = `http://nat64.test:${port}/hook`;
+    expect(await findTargetProblem(url, rebinding("64:ff9b::7f00:1", "64:ff9b::7f00:1"))).toMatch(/private/);
+    const failure = await guardedFetch(url, { resolve: rebinding("93.184.215.14", "64:ff9b::7f00:1") }).catch(
+      (error: Error) => error,
+    );
+    expect(String((failure as Error & { cause?: Error }).cause?.message)).toMatch(/64:ff9b::7f00:1/);
+    expect(requests).toEqual([]);
+  });
+
+  it("connects to the address its lookup gave (private targets allowed, as in development)", async () => {
+    process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
+    const response = await guardedFetch(`http://pinned.test:${port}/pinned`, {
+      resolve: rebinding("127.0.0.1", "127.0.0.1"),
+    });
+    expect(response.status).toBe(200);
+    expect(requests).toEqual(["/pinned"]);
+  });
+
+  it("keeps a channel's picture only through the guard", async () => {
+    process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "false";
+    expect(await keepChannelAvatar("chn_ssrf", `http://127.0.0.1:${port}/picture.png`)).toBeNull();
+    expect(requests).toEqual([]);
   });
 });

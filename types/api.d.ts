@@ -4560,7 +4560,7 @@ export interface operations {
                     };
                     /** @description Up to 5 hashtags, no duplicates ignoring case. */
                     hashtags?: string[];
-                    /** @description The finished video to show with the post, or null. A link to one of the brand's own videos (any link the API gave for it, expired or not) is kept by the video's key and signed afresh on every read; any other URL is kept as sent. */
+                    /** @description The finished video to show with the post, or null. A link to one of the brand's own videos (any link the API gave for it, expired or not) is kept by the video's key and signed afresh on every read; a media file of this site that is not the brand's (another brand's video) is 400 invalid_request; another site's URL is kept as sent. */
                     videoUrl?: string | null;
                 };
             };

@@ -32,6 +32,15 @@ export const dotSegmentPath = (requestId = newRequestId()) =>
 export const badPathEncoding = (requestId = newRequestId()) =>
   errorResponse("invalid_request", "The path is not valid percent-encoded UTF-8.", requestId, undefined);
 
+/**
+ * A raw `#` in the request target: a fragment is never sent to a server (RFC 9112 §3.2), and Next would cut
+ * the path at it and answer for another path (a bare 405 for `POST /api/brands/brd_x#frag/logo`).
+ */
+export const rawFragment = (requestId = newRequestId()) =>
+  errorResponse("invalid_request", "The request target has a raw '#'.", requestId, undefined, {
+    details: [{ path: "path", message: "A '#' in a path or query must be percent-encoded (%23)." }],
+  });
+
 /** What the gate needs of a request: what the HTTP server has before Next builds anything. */
 export type GateRequest = { method: string; url: string; contentLength?: string };
 
@@ -56,6 +65,7 @@ export function apiGate({ method: rawMethod, url, contentLength }: GateRequest, 
     errorResponse(code, message, requestId, undefined, { headers });
 
   if (!isWellEncoded(pathname)) return badPathEncoding(requestId);
+  if (url.includes("#")) return rawFragment(requestId);
   if (hasDotSegment(pathname)) return dotSegmentPath(requestId);
   const clean = pathname.replace(/\/{2,}/g, "/").replace(/(.)\/$/, "$1");
   if (clean !== pathname) return redirect(`${clean}${search}`, requestId);

@@ -19,7 +19,37 @@ const NOT_AUDIO =
 
 type Probe = { formatName: string; duration: number; audioCodecs: string[] };
 
-async function ffprobe(command: string, file: string): Promise<Probe> {
+/**
+ * The demuxer a track's first bytes call for, or null when they are none of the four formats: checked before
+ * ffmpeg reads anything, so a playlist (HLS, `#EXTM3U`), a concat list or any other file that makes ffmpeg
+ * open URLs never reaches it. MP3 (an ID3 tag or an MPEG audio frame), AAC (an ADTS frame), M4A (an ISO
+ * `ftyp` box) and WAV (RIFF … WAVE).
+ */
+export function musicDemuxer(bytes: Buffer): "mp3" | "aac" | "mov" | "wav" | null {
+  if (bytes.length < 12) return null;
+  const ascii = (start: number, end: number) => bytes.subarray(start, end).toString("latin1");
+  if (ascii(0, 3) === "ID3") return "mp3";
+  if (ascii(4, 8) === "ftyp") return "mov";
+  if (ascii(0, 4) === "RIFF" && ascii(8, 12) === "WAVE") return "wav";
+  if (bytes[0] === 0xff && (bytes[1] & 0xf6) === 0xf0) return "aac";
+  if (bytes[0] === 0xff && (bytes[1] & 0xe0) === 0xe0 && (bytes[1] & 0x06) !== 0) return "mp3";
+  return null;
+}
+
+/**
+ * What ffmpeg may do with the upload: read this one local file, as the demuxer its bytes call for. No other
+ * protocol (http, tcp, …), so nothing in the file can make the server fetch a URL.
+ */
+const confined = (demuxer: string, file: string) => [
+  "-protocol_whitelist",
+  "file",
+  "-f",
+  demuxer,
+  "-i",
+  file,
+];
+
+async function ffprobe(command: string, demuxer: string, file: string): Promise<Probe> {
   const { stdout } = await run(
     command,
     [
@@ -29,7 +59,7 @@ async function ffprobe(command: string, file: string): Promise<Probe> {
       "format=format_name,duration:stream=codec_type,codec_name",
       "-of",
       "json",
-      file,
+      ...confined(demuxer, file),
     ],
     { timeout: 15_000, maxBuffer: 1024 * 1024 },
   );
@@ -47,8 +77,8 @@ async function ffprobe(command: string, file: string): Promise<Probe> {
 }
 
 /** Without ffprobe (a bundled ffmpeg only): ffmpeg's own description of its input on stderr. */
-async function ffmpegProbe(command: string, file: string): Promise<Probe> {
-  const result = await run(command, ["-hide_banner", "-i", file], { timeout: 15_000 }).catch(
+async function ffmpegProbe(command: string, demuxer: string, file: string): Promise<Probe> {
+  const result = await run(command, ["-hide_banner", ...confined(demuxer, file)], { timeout: 15_000 }).catch(
     (error: { stderr?: string }) => ({ stderr: error.stderr ?? "" }),
   );
   const stderr = result.stderr;
@@ -72,10 +102,13 @@ function formatOf({ formatName, audioCodecs }: Probe): MusicFormat | null {
 }
 
 /**
- * Checks an uploaded music track with ffprobe: exactly one audio stream, MP3, AAC (ADTS or in an M4A) or
+ * Checks an uploaded music track: its first bytes first (none of the formats: 400 before any probe), then
+ * ffprobe, confined to the file in a private temporary folder: exactly one audio stream, MP3, AAC (ADTS or in an M4A) or
  * PCM WAV, with a length. Anything else (another format, a video, a damaged file) is 400.
  */
 export async function probeMusic(bytes: Buffer): Promise<{ format: MusicFormat; durationSeconds: number }> {
+  const demuxer = musicDemuxer(bytes);
+  if (!demuxer) throw invalid(NOT_AUDIO);
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "brand-music-"));
   const file = path.join(dir, "upload");
   try {
@@ -89,8 +122,8 @@ export async function probeMusic(bytes: Buffer): Promise<{ format: MusicFormat; 
       );
     }
     const probe = await (probeCommand
-      ? ffprobe(probeCommand, file)
-      : ffmpegProbe(ffmpeg as string, file)
+      ? ffprobe(probeCommand, demuxer, file)
+      : ffmpegProbe(ffmpeg as string, demuxer, file)
     ).catch(() => null);
     const format = probe && formatOf(probe);
     if (!probe || !format) throw invalid(NOT_AUDIO);

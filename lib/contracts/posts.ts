@@ -166,7 +166,7 @@ export const updatePostBody = z
       .nullable()
       .optional()
       .describe(
-        "The finished video to show with the post, or null. A link to one of the brand's own videos (any link the API gave for it, expired or not) is kept by the video's key and signed afresh on every read; any other URL is kept as sent.",
+        "The finished video to show with the post, or null. A link to one of the brand's own videos (any link the API gave for it, expired or not) is kept by the video's key and signed afresh on every read; a media file of this site that is not the brand's (another brand's video) is 400 invalid_request; another site's URL is kept as sent.",
       ),
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), {

@@ -6,6 +6,7 @@ import { ApiError } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import type { PostView, UpdatePostInput } from "@/lib/contracts/posts";
 import { log } from "@/lib/log";
+import { foreignMediaKey } from "@/lib/media/media-owner";
 import { getMediaStorage } from "@/lib/media/storage";
 import { channelRuleIssues } from "./channel-rules";
 import { getPostForPrincipal } from "./get-post";
@@ -70,6 +71,15 @@ export async function updatePostContent({
       typeof input.videoUrl === "string"
         ? ((await brandVideoKey(tx, current.brandId, input.videoUrl)) ?? input.videoUrl)
         : input.videoUrl;
+    // A post shows and sends only its own brand's files: another brand's video (its job id is no secret)
+    // is refused by the key's owner in the database. Another site's URL is kept (fetched by the platform).
+    if (typeof videoUrl === "string" && (await foreignMediaKey(current.brandId, videoUrl, tx))) {
+      const message =
+        "This is not one of this brand's media files. Use one of the brand's videos or an https URL.";
+      throw new ApiError("invalid_request", `videoUrl: ${message}`, {
+        details: [{ path: "videoUrl", message }],
+      });
+    }
     const [updated] = await tx
       .update(posts)
       .set({

@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { log } from "@/lib/log";
 import { isSafeKey } from "@/lib/media/media-key";
 import { getMediaStorage } from "@/lib/media/storage";
+import { guardedFetch } from "@/lib/security/outbound-fetch";
 
 /** Profile pictures are small; anything bigger is not one. */
 const MAX_AVATAR_BYTES = 2 * 1024 * 1024;
@@ -18,7 +19,11 @@ const EXTENSIONS: Record<string, string> = { "image/jpeg": "jpg", "image/png": "
 export async function keepChannelAvatar(channelId: string, url: string): Promise<string | null> {
   const host = URL.canParse(url) ? new URL(url).host : "";
   try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(FETCH_TIMEOUT_MS) });
+    // Through the SSRF guard: the link comes from the platform's answer, which we do not control.
+    const response = await guardedFetch(url, {
+      redirect: "follow",
+      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+    });
     const type = response.headers.get("content-type")?.split(";")[0].trim().toLowerCase() ?? "";
     const extension = EXTENSIONS[type];
     const declared = Number(response.headers.get("content-length") ?? 0);

@@ -12,7 +12,7 @@ import {
   putLinkedInVideoPart,
   putLinkedInVideoThumbnail,
 } from "./linkedin";
-import { storedVideoKey } from "./media-delivery";
+import { assertBrandMedia, storedVideoKey } from "./media-delivery";
 import { PlatformError } from "./platform-error";
 import type { PublishRuleViolation } from "./publish-rules";
 import type { PublishRun } from "./publish-run";
@@ -84,6 +84,7 @@ export async function linkedinVideo(
         "LinkedIn takes a video only as an upload, and this post's video is a link to another site. Use a video made in Brand Studio, or remove the video.",
       ),
     };
+  await assertBrandMedia(post.brandId, key);
   const stat = await getMediaStorage().stat(key);
   if (!stat)
     return {

@@ -4,6 +4,7 @@ import { buffer } from "node:stream/consumers";
 import type { Post } from "@/db/schema";
 import { getEnv } from "@/lib/config";
 import { contentTypeOf, isSafeKey } from "@/lib/media/media-key";
+import { foreignMediaKey } from "@/lib/media/media-owner";
 import { getMediaStorage, storedMediaKey } from "@/lib/media/storage";
 
 /** True when a URL's host is one a platform on the internet could reach (not localhost or a private range). */
@@ -48,11 +49,23 @@ export function storedVideoKey(videoUrl: string): string | null {
 }
 
 /**
+ * Refuses a file of this site that is not the brand's (a post that names another brand's video or image):
+ * checked where media is read for a platform, so a post saved before the check or changed behind the API
+ * still never sends another brand's bytes.
+ */
+export async function assertBrandMedia(brandId: string, stored: string) {
+  if (await foreignMediaKey(brandId, stored)) {
+    throw new Error("it is a file of another brand; a post sends only its own brand's media");
+  }
+}
+
+/**
  * A post's video as a platform gets it. A video in our media store goes by a freshly signed URL when the
  * platform can fetch it (APP_URL public, or a public S3 URL), else as bytes to upload. A video the user
  * linked from elsewhere (an absolute URL) goes by that URL.
  */
-export async function videoPayload(videoUrl: string): Promise<MediaPayload> {
+export async function videoPayload(videoUrl: string, brandId: string): Promise<MediaPayload> {
+  await assertBrandMedia(brandId, videoUrl);
   const key = storedVideoKey(videoUrl);
   if (!key) {
     if (/^https?:\/\//i.test(videoUrl)) return { kind: "url", url: videoUrl };
@@ -75,7 +88,8 @@ async function signedAbsoluteUrl(key: string) {
  * absolute URL, an absolute URL as it is. It reaches the platform only when APP_URL is public (the
  * connection says so otherwise).
  */
-export async function fetchableMediaUrl(stored: string): Promise<string> {
+export async function fetchableMediaUrl(stored: string, brandId: string): Promise<string> {
+  await assertBrandMedia(brandId, stored);
   if (/^https?:\/\//i.test(stored)) return stored;
   const key = storedMediaKey(stored.startsWith("/") ? stored.split("?")[0] : stored);
   if (!key) throw new Error("The media is not a file of this site or an http(s) URL.");
@@ -86,12 +100,13 @@ export async function fetchableMediaUrl(stored: string): Promise<string> {
 export type PlanImage = { bytes: Buffer; contentType: string; filename: string; altText: string };
 
 /** The media plan's images (the items that have one, in order), read from the media store for upload. */
-export async function mediaPlanImages(post: Pick<Post, "mediaPlan">): Promise<PlanImage[]> {
+export async function mediaPlanImages(post: Pick<Post, "brandId" | "mediaPlan">): Promise<PlanImage[]> {
   const storage = getMediaStorage();
   const images: PlanImage[] = [];
   for (const item of post.mediaPlan.items) {
     const key = storedMediaKey(item.imageKey);
     if (!key) continue;
+    await assertBrandMedia(post.brandId, key);
     images.push({
       bytes: await buffer(await storage.read(key)),
       contentType: contentTypeOf(key),

@@ -68,18 +68,18 @@ export type InstagramMedia =
 
 /** The post's media for Instagram, each by a freshly signed URL Instagram fetches. */
 export async function instagramMedia(
-  post: Pick<Post, "mediaPlan" | "videoUrl">,
+  post: Pick<Post, "brandId" | "mediaPlan" | "videoUrl">,
   placement: PublicationPlacement = "feed",
 ): Promise<InstagramMedia> {
   const story = placement === "story";
   if (post.videoUrl) {
-    const videoUrl = await fetchableMediaUrl(post.videoUrl);
+    const videoUrl = await fetchableMediaUrl(post.videoUrl, post.brandId);
     return story ? { kind: "story", videoUrl } : { kind: "reel", videoUrl };
   }
   const imageUrls: string[] = [];
   for (const item of post.mediaPlan.items) {
     const key = storedMediaKey(item.imageKey);
-    if (key) imageUrls.push(await fetchableMediaUrl(key));
+    if (key) imageUrls.push(await fetchableMediaUrl(key, post.brandId));
     if (story && imageUrls.length > 0) return { kind: "story", imageUrl: imageUrls[0] };
   }
   return { kind: "images", imageUrls };

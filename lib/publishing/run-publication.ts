@@ -17,9 +17,10 @@ import { getEnv } from "@/lib/config";
 import { log } from "@/lib/log";
 import { SecretDecryptionError } from "@/lib/security/encrypt-secret";
 import { metrics } from "@/lib/telemetry/metrics";
+import { enqueueDeliveries } from "@/lib/webhooks/record-event";
 import { channelCredentials } from "./channels";
 import { APPROVED_STATUSES } from "./create-publication";
-import { emitPublicationEvent } from "./emit-publication-event";
+import { writePublicationEvent } from "./emit-publication-event";
 import { linkedinVideo } from "./linkedin-video";
 import { mediaPlanImages, type PlanImage, videoPayload } from "./media-delivery";
 import { PlatformError } from "./platform-error";
@@ -72,8 +73,10 @@ async function finish(
         ),
       )
       .returning();
-    if (updated) await settlePostStatus(updated.postId, tx);
-    return updated;
+    if (!updated) return null;
+    await settlePostStatus(updated.postId, tx);
+    // The webhook event is written with the settlement (an outbox), queued after the commit below.
+    return { ...updated, deliveries: await writePublicationEvent(tx, updated) };
   });
   if (!done) return;
   metrics().publications.inc({ platform: done.channel, outcome: fields.status });
@@ -82,7 +85,7 @@ async function finish(
     code: fields.errorCode,
     attempts: done.attempts,
   });
-  await emitPublicationEvent(row.id);
+  await enqueueDeliveries(done.deliveries);
 }
 
 const fail = (
@@ -274,7 +277,7 @@ export async function runPublication(publicationId: string, boss: PgBoss) {
       return unreadable();
     }
     try {
-      if (post.videoUrl) media = { video: await videoPayload(post.videoUrl) };
+      if (post.videoUrl) media = { video: await videoPayload(post.videoUrl, post.brandId) };
       else {
         const images = await mediaPlanImages(post);
         if (images.length > 0) media = { images };

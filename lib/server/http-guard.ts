@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { Duplex } from "node:stream";
-import { apiGate, isApiPath } from "@/lib/api/api-gate";
+import { apiGate, isApiPath, rawFragment } from "@/lib/api/api-gate";
 import { apiRouteFor } from "@/lib/api/api-routes";
 import { errorResponse } from "@/lib/api/handler";
 import { newRequestId, REQUEST_ID_HEADER } from "@/lib/api/request-id";
@@ -19,6 +19,7 @@ const installed = globalThis as unknown as { brandStudioMethodGuard?: boolean };
  *   request id (REQUEST_ID_HEADER for the handler, X-Request-Id on the response). Doing this here rather
  *   than in Next's proxy (middleware) saves the proxy's cost on every API call, about as much again as a
  *   trivial route handler;
+ * - answer a raw `#` in the request target anywhere with 400 in the envelope (Next would cut the path there);
  * - answer TRACE and TRACK anywhere (Next would crash building the request and answer a text/plain 500):
  *   405 in the error envelope, with `Allow` and `X-Request-Id`, like every other method a path does not serve;
  * - answer what Node's HTTP parser refuses before any request exists (a method it does not know, `FOO /api/x`,
@@ -54,6 +55,9 @@ export function installHttpGuard() {
         }
         req.headers[REQUEST_ID_HEADER] = requestId;
         res.setHeader("X-Request-Id", requestId);
+      } else if (url.includes("#")) {
+        void answer(req, res, rawFragment());
+        return true;
       } else if (FORBIDDEN.has(method)) {
         void answer(req, res, forbiddenMethod(method));
         return true;

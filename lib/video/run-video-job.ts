@@ -172,7 +172,7 @@ async function runRenderAttempt(
               ttsVoice: brand.ttsVoice,
             },
             captions: row.captions,
-            visuals: visualsFromPost(post),
+            visuals: await visualsFromPost(post),
           },
           { signal: stop.signal, onProgress: progress.report },
         );

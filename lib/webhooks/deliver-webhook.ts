@@ -6,9 +6,11 @@ import { webhookDeliveries, webhookEndpoints } from "@/db/schema";
 import { log } from "@/lib/log";
 import { runInSpan } from "@/lib/queue/job-spans";
 import type { QueueWorker } from "@/lib/queue/workers";
+import { guardedFetch } from "@/lib/security/outbound-fetch";
+import { findTargetProblem } from "@/lib/security/ssrf";
 import { metrics } from "@/lib/telemetry/metrics";
 import { failSpan, setSpanAttributes, urlForSpan } from "@/lib/telemetry/tracing";
-import { findTargetProblem } from "./ssrf";
+import { drainWebhookOutbox } from "./record-event";
 import {
   ensureWebhookQueue,
   WEBHOOK_DELIVERY_QUEUE,
@@ -94,7 +96,7 @@ async function attemptDelivery(
   let error: string | null = null;
   const target = { "server.address": new URL(endpoint.url).host, "url.full": urlForSpan(endpoint.url) };
   try {
-    const response = await fetch(endpoint.url, {
+    const response = await guardedFetch(endpoint.url, {
       method: "POST",
       redirect: "manual",
       signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
@@ -132,6 +134,10 @@ async function attemptDelivery(
   if (!last) throw new DeliveryFailed(error);
 }
 
+/** How often each worker queues outbox deliveries that were written and never queued. */
+const OUTBOX_DRAIN_INTERVAL_MS = 60_000;
+const globalForDrain = globalThis as unknown as { brandStudioWebhookDrain?: NodeJS.Timeout };
+
 export const webhookWorker: QueueWorker = {
   name: WEBHOOK_DELIVERY_QUEUE,
   async start(boss) {
@@ -141,5 +147,15 @@ export const webhookWorker: QueueWorker = {
       { pollingIntervalSeconds: 1, batchSize: 1, localConcurrency: 2 },
       ([job]) => deliverWebhook(job),
     );
+    // The outbox: events written with their change (a publication's settlement) whose process ended
+    // before it queued them are queued here, at start and every minute.
+    const drain = () =>
+      drainWebhookOutbox()
+        .then((count) => count > 0 && log.info("webhook_outbox_drained", { count }))
+        .catch((error) => log.error("webhook_outbox_drain_failed", { error }));
+    if (globalForDrain.brandStudioWebhookDrain) clearInterval(globalForDrain.brandStudioWebhookDrain);
+    void drain();
+    globalForDrain.brandStudioWebhookDrain = setInterval(drain, OUTBOX_DRAIN_INTERVAL_MS);
+    globalForDrain.brandStudioWebhookDrain.unref();
   },
 };

@@ -6,8 +6,8 @@ import { recordMemberActivity } from "@/lib/activity/record-activity";
 import { ApiError, notFound } from "@/lib/api/api-error";
 import type { WebhookDeliveryView, WebhookSummary } from "@/lib/contracts/webhooks";
 import { newId } from "@/lib/ids";
+import { findTargetProblem } from "@/lib/security/ssrf";
 import { recordEvent } from "./record-event";
-import { findTargetProblem } from "./ssrf";
 
 const MAX_ENDPOINTS = 20;
 

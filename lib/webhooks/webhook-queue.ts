@@ -2,6 +2,7 @@ import type { PgBoss } from "pg-boss";
 import { getEnv } from "@/lib/config";
 import { getQueue } from "@/lib/queue/boss";
 import { enqueueInSpan, type TracedJob } from "@/lib/queue/job-spans";
+import { deliveryJobId } from "./delivery-job-id";
 
 export const WEBHOOK_DELIVERY_QUEUE = "webhook-delivery";
 /**
@@ -46,6 +47,7 @@ export async function enqueueDelivery(deliveryId: string) {
   await ensureWebhookQueue(boss);
   await enqueueInSpan(WEBHOOK_DELIVERY_QUEUE, { "brand_studio.delivery_id": deliveryId }, async (trace) => {
     const data: WebhookDeliveryJob = { deliveryId, trace };
-    await boss.send(WEBHOOK_DELIVERY_QUEUE, data);
+    // A fixed job id per delivery: the outbox drain may queue it again, and that is then a no-op.
+    await boss.send(WEBHOOK_DELIVERY_QUEUE, data, { id: deliveryJobId(deliveryId) });
   });
 }

@@ -239,7 +239,9 @@ export async function renderBranded(
   const endLogoInput = request.brand.logoKey ? addInput("-i", file("end-logo.png")) : null;
   const voiceFile = file("voice.wav");
   const voiceInput = addInput("-i", voiceFile);
-  const musicInput = request.brand.musicKey ? addInput("-stream_loop", "-1", "-i", file("music")) : null;
+  const musicInput = request.brand.musicKey
+    ? addInput("-stream_loop", "-1", "-protocol_whitelist", "file", "-i", file("music"))
+    : null;
 
   let total = 0;
   const planned = (async () => {

@@ -2,37 +2,23 @@ import "server-only";
 import { Readable } from "node:stream";
 import { buffer as readAll } from "node:stream/consumers";
 import sharp from "sharp";
-import { getEnv } from "@/lib/config";
-import { getMediaStorage, storedMediaKey } from "@/lib/media/storage";
-import { findTargetProblem } from "@/lib/webhooks/ssrf";
+import { ownMediaKey } from "@/lib/media/media-owner";
+import { getMediaStorage } from "@/lib/media/storage";
+import { guardedFetch } from "@/lib/security/outbound-fetch";
 
-/** An image a scene shows: a media key of ours, or a URL (ours when signed by us, else fetched). */
-export type SceneImageSource = { key?: string; url?: string; overlayText?: string | null };
+/**
+ * An image a scene shows: a media key of ours, or a URL (ours when signed by us, else fetched). `refused`
+ * says why it must not be drawn (another brand's file): it is skipped with that warning.
+ */
+export type SceneImageSource = { key?: string; url?: string; overlayText?: string | null; refused?: string };
 
 const REMOTE_IMAGE_MAX_BYTES = 10 * 1024 * 1024;
 const REMOTE_IMAGE_TIMEOUT_MS = 8000;
 /** A panning scene's image is this much larger than the frame, so the crop has room to move. */
 export const PAN_MARGIN = 1.12;
 
-/** The media key behind one of our own media URLs (`/media/<key>?exp=…&sig=…`, relative or on APP_URL). */
-function ownMediaKey(url: string): string | null {
-  const appUrl = getEnv().APP_URL;
-  let parsed: URL;
-  try {
-    parsed = new URL(url, appUrl ?? "http://own.invalid");
-  } catch {
-    return null;
-  }
-  const own = url.startsWith("/") || (appUrl !== undefined && parsed.origin === new URL(appUrl).origin);
-  return own && parsed.pathname.startsWith("/media/")
-    ? storedMediaKey(decodeURIComponent(parsed.pathname))
-    : null;
-}
-
 async function fetchRemote(url: string, signal: AbortSignal): Promise<Buffer> {
-  const problem = await findTargetProblem(url);
-  if (problem) throw new Error(problem);
-  const response = await fetch(url, {
+  const response = await guardedFetch(url, {
     redirect: "error",
     signal: AbortSignal.any([signal, AbortSignal.timeout(REMOTE_IMAGE_TIMEOUT_MS)]),
   });
@@ -52,6 +38,7 @@ async function fetchRemote(url: string, signal: AbortSignal): Promise<Buffer> {
 
 /** The bytes of one source, from the media store or (through the SSRF guard, with limits) the web. */
 async function readSource(source: SceneImageSource, signal: AbortSignal): Promise<Buffer> {
+  if (source.refused) throw new Error(source.refused);
   const key = source.key ?? (source.url ? ownMediaKey(source.url) : null);
   if (key) return readAll(await getMediaStorage().read(key));
   if (source.url) return fetchRemote(source.url, signal);

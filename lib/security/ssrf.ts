@@ -1,10 +1,12 @@
-import { lookup } from "node:dns/promises";
+import dns from "node:dns";
 import net from "node:net";
 import { getEnv } from "@/lib/config";
 
 /**
- * The SSRF guard for webhook targets: a URL must be http(s), and every address its host resolves to must
- * be public: no loopback, private, link-local (cloud metadata), CGNAT, multicast or unspecified address.
+ * The SSRF guard for every URL the server fetches on a user's word (webhook targets, scene images, channel
+ * pictures): a URL must be http(s), and every address its host resolves to must be public: no loopback,
+ * private, link-local (cloud metadata), CGNAT, NAT64, multicast or unspecified address. The check here is
+ * the early, worded answer; lib/security/outbound-fetch.ts checks again the address it connects to.
  * WEBHOOK_ALLOW_PRIVATE_TARGETS=true (development, tests) turns the address check off.
  */
 const blocked = new net.BlockList();
@@ -26,6 +28,8 @@ for (const [address, prefix] of [
 for (const [address, prefix] of [
   ["::", 128],
   ["::1", 128],
+  // NAT64 (RFC 6052): 64:ff9b::a.b.c.d reaches the IPv4 address a.b.c.d through the gateway.
+  ["64:ff9b::", 96],
   ["fc00::", 7],
   ["fe80::", 10],
   ["ff00::", 8],
@@ -40,8 +44,17 @@ export function isPrivateAddress(address: string) {
   return blocked.check(address, family);
 }
 
-/** Null when the URL may receive webhooks; otherwise why not, in words for the user. */
-export async function findTargetProblem(raw: string): Promise<string | null> {
+/** How a host name becomes addresses: the system resolver, or (in tests) a stand-in for it. */
+export type Resolve = (hostname: string) => Promise<dns.LookupAddress[]>;
+
+export const systemResolve: Resolve = (hostname) =>
+  dns.promises.lookup(hostname, { all: true, verbatim: true });
+
+/** Whether addresses are checked at all (off in development and tests: WEBHOOK_ALLOW_PRIVATE_TARGETS). */
+export const privateTargetsAllowed = () => getEnv().WEBHOOK_ALLOW_PRIVATE_TARGETS;
+
+/** Null when the URL may be fetched; otherwise why not, in words for the user. */
+export async function findTargetProblem(raw: string, resolve = systemResolve): Promise<string | null> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -51,19 +64,17 @@ export async function findTargetProblem(raw: string): Promise<string | null> {
   if (url.protocol !== "https:" && url.protocol !== "http:")
     return "The URL must start with https:// or http://.";
   if (url.username || url.password) return "The URL must not carry a user name or password.";
-  if (getEnv().WEBHOOK_ALLOW_PRIVATE_TARGETS) return null;
+  if (privateTargetsAllowed()) return null;
   const host = url.hostname.replace(/^\[|\]$/g, "");
   let addresses: string[];
   try {
-    addresses = net.isIP(host)
-      ? [host]
-      : (await lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+    addresses = net.isIP(host) ? [host] : (await resolve(host)).map((a) => a.address);
   } catch {
     return `The host ${host} does not resolve.`;
   }
   if (addresses.length === 0) return `The host ${host} does not resolve.`;
   if (addresses.some(isPrivateAddress)) {
-    return "The URL points to a private, loopback or link-local address; webhooks go only to public hosts.";
+    return "The URL points to a private, loopback or link-local address; the server fetches only from public hosts.";
   }
   return null;
 }
