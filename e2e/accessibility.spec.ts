@@ -60,9 +60,14 @@ test("signed in: every app page, and the studio with a draft at desktop and phon
   // A Telegram draft: its preview (the "1 view · now" line) is on screen beside the editor.
   const telegram = await page.request.post("/api/content/create", {
     headers: marketer.headers,
-    data: { brandId: marketer.brandId, channel: "telegram", topic: "rye on Fridays", goal: "announcement" },
+    data: {
+      brandId: marketer.brandId,
+      channel: "telegram",
+      topic: "the rye loaf is back on Fridays",
+      goal: "announcement",
+    },
   });
-  expect(telegram.status()).toBe(201);
+  expect(telegram.status(), await telegram.text()).toBe(201);
   await page.goto(`/studio/${(await telegram.json()).postId}`);
   await expect(page.locator('[data-testid="post-preview"][data-channel="telegram"]')).toContainText(
     "1 view · now",

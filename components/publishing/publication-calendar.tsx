@@ -136,7 +136,10 @@ function CalendarItem({
             {publication.placement === "story" ? " story" : ""} · {publication.status}
           </span>
         </span>
-        <span className="mt-0.5 line-clamp-2 font-medium break-words" data-testid="calendar-item-post">
+        <span
+          className={`mt-0.5 line-clamp-2 font-medium break-words ${movable ? "pr-5" : ""}`}
+          data-testid="calendar-item-post"
+        >
           {postName ?? "…"}
         </span>
       </Link>
@@ -146,7 +149,8 @@ function CalendarItem({
           onClick={onMoveClick}
           aria-label={`Move or cancel the post of ${formatInZone(publication.publishAt, timeZone)}`}
           data-testid="calendar-move"
-          className="shrink-0 rounded px-1 font-semibold leading-none hover:bg-white/70 focus-visible:outline-2 focus-visible:outline-sky-700"
+          // In the corner beside the post's name, so the time and state keep the whole first line.
+          className="absolute right-1 bottom-1 rounded px-1 font-semibold leading-none hover:bg-white/70 focus-visible:outline-2 focus-visible:outline-sky-700"
         >
           ⋯
         </button>

@@ -249,11 +249,13 @@ export function BrandMembers({ brandId }: { brandId: string }) {
                 {member.name && <p className="break-all text-slate-600">{member.email}</p>}
               </div>
               {manage && member.role === "owner" && owners === 1 ? (
-                <p className="text-slate-600 sm:max-w-xs sm:text-right" data-testid="sole-owner-note">
-                  <span className="mr-2 rounded bg-slate-100 px-2 py-0.5 text-slate-700">owner</span>
-                  The brand's only owner: make another member an owner first, then this role can change or be
-                  removed.
-                </p>
+                <div className="space-y-1 sm:max-w-xs" data-testid="sole-owner-note">
+                  <span className="rounded bg-slate-100 px-2 py-0.5 text-slate-700">owner</span>
+                  <p className="text-xs text-slate-600">
+                    The brand's only owner: make another member an owner first, then this role can change or
+                    be removed.
+                  </p>
+                </div>
               ) : manage ? (
                 <div className="flex items-center gap-2">
                   <select

@@ -38,16 +38,15 @@ export function ReviewQueue() {
             <Card className="space-y-2">
               <p className="text-xs font-medium uppercase tracking-wide text-slate-500">
                 {brandOf(post.brandId)?.name ?? "Brand"} · {CHANNEL_LABELS[post.channel]}
-                {post.review && (
-                  <>
-                    {" "}
-                    · submitted{" "}
-                    <time dateTime={post.review.at} data-testid="review-submitted">
-                      {formatInZone(post.review.at, brandOf(post.brandId)?.timeZone ?? "UTC")}
-                    </time>
-                  </>
-                )}
               </p>
+              {post.review && (
+                <p className="text-xs text-slate-600">
+                  Submitted{" "}
+                  <time dateTime={post.review.at} data-testid="review-submitted">
+                    {formatInZone(post.review.at, brandOf(post.brandId)?.timeZone ?? "UTC")}
+                  </time>
+                </p>
+              )}
               <Link href={`/studio/${post.postId}`} className="font-medium text-brand-700 hover:underline">
                 {post.topic}
               </Link>
