@@ -605,6 +605,9 @@ export function PublicationCalendar() {
                       {...dropTarget(key)}
                       className={`min-h-12 space-y-1 p-1 ${key === today ? "bg-brand-50/40" : "bg-white"} ${dropOutline(key)}`}
                     >
+                      {publications.isPending && index === 0 && hour === firstHour && (
+                        <div className="h-4 animate-pulse rounded bg-slate-100" />
+                      )}
                       {items.map(item)}
                     </div>
                   );
