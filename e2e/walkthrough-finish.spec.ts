@@ -131,6 +131,10 @@ test("calendar chips name the post, its channel and state, with the whole of it 
   await link.focus();
   await expect(tooltip).toBeVisible();
   await expect(tooltip).toContainText(topic);
+  // Inside the page whatever the column: the page does not scroll sideways to show it.
+  const tip = await box(tooltip);
+  expect(tip.x).toBeGreaterThanOrEqual(0);
+  expect(tip.x + tip.width).toBeLessThanOrEqual(1280);
   await link.blur();
   await expect(tooltip).toBeHidden();
   await chip.hover();

@@ -90,6 +90,7 @@ function CalendarItem({
   postName,
   timeZone,
   movable,
+  tipToLeft,
   onDragStart,
   onDragEnd,
   onMoveClick,
@@ -101,6 +102,8 @@ function CalendarItem({
   postName: string | null;
   timeZone: string;
   movable: boolean;
+  /** In the week's last columns the tooltip opens leftwards, inside the page. */
+  tipToLeft: boolean;
   onDragStart: () => void;
   onDragEnd: () => void;
   onMoveClick: () => void;
@@ -160,7 +163,7 @@ function CalendarItem({
         id={tipId}
         role="tooltip"
         data-testid="calendar-tooltip"
-        className="pointer-events-none absolute top-full left-0 z-20 mt-1 hidden w-64 rounded-lg bg-slate-900 px-3 py-2 text-xs leading-snug text-white shadow-lg group-focus-within:block group-hover:block"
+        className={`pointer-events-none absolute top-full ${tipToLeft ? "right-0" : "left-0"} z-20 mt-1 hidden w-64 rounded-lg bg-slate-900 px-3 py-2 text-xs leading-snug text-white shadow-lg group-focus-within:block group-hover:block`}
       >
         <span className="block font-semibold">{postName ?? "Loading the post…"}</span>
         <span className="block">
@@ -365,8 +368,9 @@ export function PublicationCalendar() {
   });
   const dropOutline = (key: string) =>
     dragging !== null && over === key ? "outline-2 -outline-offset-2 outline-sky-500" : "";
-  const item = (publication: PublicationView) => (
+  const item = (column: number) => (publication: PublicationView) => (
     <CalendarItem
+      tipToLeft={column >= 5}
       key={publication.publicationId}
       publication={publication}
       channelLabel={publicationChannelLabel(channels.data, publication)}
@@ -552,7 +556,7 @@ export function PublicationCalendar() {
                     ))}
                   </div>
                 )}
-                {view === "month" && items.map(item)}
+                {view === "month" && items.map(item(index % 7))}
               </div>
             );
           })}
@@ -608,7 +612,7 @@ export function PublicationCalendar() {
                       {publications.isPending && index === 0 && hour === firstHour && (
                         <div className="h-4 animate-pulse rounded bg-slate-100" />
                       )}
-                      {items.map(item)}
+                      {items.map(item(index))}
                     </div>
                   );
                 })}

@@ -347,7 +347,7 @@ export function PublishPanel({
                 <p role="alert">
                   This post{" "}
                   {earlier[0].status === "published" ? "was already published" : "is already set to go"} to{" "}
-                  {selectedName} ({formatInZone(earlier[0].publishAt, timeZone)}). Send it there a
+                  {selectedName} on {formatInZone(earlier[0].publishAt, timeZone)}. Send it there a
                   {earlier.length > 1 ? "nother" : " second"} time?
                 </p>
                 <div className="flex flex-wrap gap-2">
