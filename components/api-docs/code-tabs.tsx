@@ -65,7 +65,8 @@ export function CodeTabs({ tabs, title }: { tabs: CodeTab[]; title: string }) {
           <pre
             // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable code block takes keyboard focus so it can be scrolled without a mouse (axe: scrollable-region-focusable).
             tabIndex={0}
-            className="max-h-[28rem] overflow-auto p-4 text-[12.5px] leading-relaxed"
+            // Long lines wrap at a space (never cut at the column's edge); Copy still copies the lines as written.
+            className="max-h-[28rem] overflow-auto whitespace-pre-wrap break-words p-4 text-[12.5px] leading-relaxed"
           >
             <code>{tab.code}</code>
           </pre>

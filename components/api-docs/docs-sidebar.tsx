@@ -50,10 +50,11 @@ function Links({ groups }: { groups: SidebarGroup[] }) {
                     href={href}
                     data-sidebar-link
                     aria-current={pathname === href ? "page" : undefined}
-                    className="flex items-center gap-2 rounded-md px-2 py-1 text-slate-600 hover:bg-slate-100 hover:text-slate-900 aria-[current=page]:bg-brand-50 aria-[current=page]:font-medium aria-[current=page]:text-brand-700"
+                    className="flex items-start gap-2 rounded-md px-2 py-1 text-slate-600 hover:bg-slate-100 hover:text-slate-900 aria-[current=page]:bg-brand-50 aria-[current=page]:font-medium aria-[current=page]:text-brand-700"
                   >
                     <MethodBadge method={card.method} compact />
-                    <span className="truncate">{card.title}</span>
+                    {/* The whole title, on two lines if it must: a cut "Brand preview fra…" names nothing. */}
+                    <span className="min-w-0 break-words">{card.title}</span>
                   </Link>
                 </li>
               );

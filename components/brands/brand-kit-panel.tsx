@@ -76,13 +76,17 @@ export function BrandKitPanel({ brand }: { brand: BrandResponse }) {
           Logo
         </h3>
         {brand.logoUrl ? (
-          <div className="grid h-28 place-items-center rounded-lg border border-slate-200 bg-[repeating-conic-gradient(#e2e8f0_0_25%,#fff_0_50%)] bg-[length:16px_16px] p-3">
+          <div
+            data-testid="brand-logo-box"
+            className="h-28 overflow-hidden rounded-lg border border-slate-200 bg-[repeating-conic-gradient(#e2e8f0_0_25%,#fff_0_50%)] bg-[length:16px_16px] p-3"
+          >
             {/* biome-ignore lint/performance/noImgElement: media files are served by this app's own route. */}
             <img
               src={brand.logoUrl}
               alt={`Logo of ${brand.name}`}
               data-testid="brand-logo"
-              className="max-h-full max-w-full object-contain"
+              // The box's size, whatever the file's: a 256×256 logo shrinks into it (object-contain keeps its shape).
+              className="block size-full object-contain"
             />
           </div>
         ) : (

@@ -12,6 +12,7 @@ import { Card, ErrorNotice } from "@/components/ui/primitives";
 import { ApiClientError } from "@/lib/client/api-client";
 import { brandChanged, brandQueries } from "@/lib/client/queries";
 import { can } from "@/lib/contracts/permissions";
+import { formatInZone } from "@/lib/contracts/time-zone";
 
 function PromptPreview({ brandId }: { brandId: string }) {
   const context = useQuery(brandQueries.context(brandId));
@@ -94,7 +95,7 @@ export function BrandSettings({ brandId, oauth }: { brandId: string; oauth: OAut
             <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm text-slate-500">
               <AvatarStatusBadge status={brand.data.avatarStatus} />
               <span className="whitespace-nowrap">
-                Updated {new Date(brand.data.updatedAt).toLocaleString()}
+                Updated {formatInZone(brand.data.updatedAt, brand.data.timeZone)}
               </span>
               <span className="whitespace-nowrap" data-testid="my-role">
                 Your role: {brand.data.role}

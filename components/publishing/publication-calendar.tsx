@@ -1,23 +1,26 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { type DragEvent, useEffect, useRef, useState } from "react";
+import { type DragEvent, Fragment, useEffect, useRef, useState } from "react";
 import { Button, ErrorNotice } from "@/components/ui/primitives";
 import { callApi } from "@/lib/client/api-client";
 import { listPublications, reschedulePublication } from "@/lib/client/operations";
-import { brandQueries, queryKeys } from "@/lib/client/queries";
+import { brandQueries, postQueries, queryKeys } from "@/lib/client/queries";
 import type { BrandRole } from "@/lib/contracts/enums";
 import { can } from "@/lib/contracts/permissions";
+import type { PostView } from "@/lib/contracts/posts";
 import type { PublicationView } from "@/lib/contracts/publishing";
 import {
   formatInZone,
   formatTimeInZone,
   onZonedDay,
   zonedDayKey,
+  zonedParts,
   zonedToUtc,
 } from "@/lib/contracts/time-zone";
-import { PLATFORM_LABELS, publicationChannelLabel, useChannels } from "./channels-panel";
+import { publicationChannelLabel, useChannels } from "./channels-panel";
+import { PlatformIcon } from "./platform-icon";
 import { STATUS_STYLES } from "./publish-panel";
 import { CancelPublicationForm } from "./scheduled-actions";
 
@@ -73,11 +76,21 @@ const dayLabel = (key: string) =>
 
 type Moving = { publication: PublicationView; day: string };
 
+/** What a chip names the post by: its topic, else the first words of its caption. */
+function postLabel(post: Pick<PostView, "topic" | "caption"> | undefined) {
+  if (!post) return null;
+  if (post.topic.trim()) return post.topic.trim();
+  const words = post.caption.trim().split(/\s+/);
+  return words.length > 8 ? `${words.slice(0, 8).join(" ")}…` : words.join(" ");
+}
+
 function CalendarItem({
   publication,
   channelLabel,
+  postName,
   timeZone,
   movable,
+  tipToLeft,
   onDragStart,
   onDragEnd,
   onMoveClick,
@@ -85,13 +98,18 @@ function CalendarItem({
   publication: PublicationView;
   /** Where it goes: the connection's name and platform. */
   channelLabel: string;
+  /** The post's topic or first words; null while it loads. */
+  postName: string | null;
   timeZone: string;
   movable: boolean;
+  /** In the week's last columns the tooltip opens leftwards, inside the page. */
+  tipToLeft: boolean;
   onDragStart: () => void;
   onDragEnd: () => void;
   onMoveClick: () => void;
 }) {
   const time = formatTimeInZone(publication.publishAt, timeZone);
+  const tipId = `calendar-tip-${publication.publicationId}`;
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: a drag source; the ⋯ button is the keyboard way.
     <div
@@ -106,20 +124,27 @@ function CalendarItem({
         onDragStart();
       }}
       onDragEnd={onDragEnd}
-      className={`hidden items-center gap-1 rounded px-1.5 py-0.5 text-xs ring-1 sm:flex ${STATUS_STYLES[publication.status]} ${movable ? "cursor-grab active:cursor-grabbing" : ""}`}
+      className={`group relative hidden items-start gap-1 rounded px-1.5 py-1 text-xs ring-1 sm:flex ${STATUS_STYLES[publication.status]} ${movable ? "cursor-grab active:cursor-grabbing" : ""}`}
     >
       <Link
         href={`/studio/${publication.postId}`}
         draggable={false}
-        title={
-          publication.error?.message ??
-          publication.permalink ??
-          `${channelLabel} · ${formatInZone(publication.publishAt, timeZone)}${movable ? ". Drag to another day to move it." : ""}`
-        }
-        className="min-w-0 flex-1 truncate"
+        aria-describedby={tipId}
+        className="min-w-0 flex-1 rounded focus-visible:outline-2 focus-visible:outline-sky-700"
       >
-        {time} {PLATFORM_LABELS[publication.channel]}
-        {publication.placement === "story" ? " story" : ""} · {publication.status}
+        <span className="flex items-center gap-1">
+          <PlatformIcon channel={publication.channel} />
+          <span className="whitespace-nowrap tabular-nums">{time}</span>
+          <span className="truncate">
+            {publication.placement === "story" ? " story" : ""} · {publication.status}
+          </span>
+        </span>
+        <span
+          className={`mt-0.5 line-clamp-2 font-medium break-words ${movable ? "pr-5" : ""}`}
+          data-testid="calendar-item-post"
+        >
+          {postName ?? "…"}
+        </span>
       </Link>
       {movable && (
         <button
@@ -127,11 +152,28 @@ function CalendarItem({
           onClick={onMoveClick}
           aria-label={`Move or cancel the post of ${formatInZone(publication.publishAt, timeZone)}`}
           data-testid="calendar-move"
-          className="shrink-0 rounded px-1 font-semibold leading-none hover:bg-white/70 focus-visible:outline-2 focus-visible:outline-sky-700"
+          // In the corner beside the post's name, so the time and state keep the whole first line.
+          className="absolute right-1 bottom-1 rounded px-1 font-semibold leading-none hover:bg-white/70 focus-visible:outline-2 focus-visible:outline-sky-700"
         >
           ⋯
         </button>
       )}
+      {/* The whole of it on hover and on keyboard focus (the link points here with aria-describedby). */}
+      <span
+        id={tipId}
+        role="tooltip"
+        data-testid="calendar-tooltip"
+        className={`pointer-events-none absolute top-full ${tipToLeft ? "right-0" : "left-0"} z-20 mt-1 hidden w-64 rounded-lg bg-slate-900 px-3 py-2 text-xs leading-snug text-white shadow-lg group-focus-within:block group-hover:block`}
+      >
+        <span className="block font-semibold">{postName ?? "Loading the post…"}</span>
+        <span className="block">
+          {channelLabel}
+          {publication.placement === "story" ? " story" : ""} · {publication.status} ·{" "}
+          {formatInZone(publication.publishAt, timeZone)}
+        </span>
+        {publication.error && <span className="block">{publication.error.message}</span>}
+        {movable && <span className="block text-slate-300">Drag to another day to move it.</span>}
+      </span>
     </div>
   );
 }
@@ -235,6 +277,18 @@ export function PublicationCalendar() {
       ).data,
   });
 
+  // The posts the chips name: the brand's latest (one request), and any older one on its own.
+  const latestPosts = useQuery({ ...postQueries.list(brand?.brandId ?? ""), enabled: Boolean(brand) });
+  const listed = new Map((latestPosts.data?.items ?? []).map((post) => [post.postId, post]));
+  const missing = latestPosts.data
+    ? [...new Set((publications.data?.items ?? []).map((p) => p.postId))].filter((id) => !listed.has(id))
+    : [];
+  const olderPosts = useQueries({
+    queries: missing.map((postId) => ({ ...postQueries.detail(postId), staleTime: 60_000 })),
+  });
+  const postOf = (postId: string) =>
+    listed.get(postId) ?? olderPosts.find((query) => query.data?.postId === postId)?.data;
+
   const reschedule = useMutation({
     mutationFn: async ({ publication, day }: Moving) =>
       (
@@ -294,6 +348,53 @@ export function PublicationCalendar() {
     const id = event.dataTransfer.getData(DRAG_TYPE) || dragging;
     return publications.data?.items.find((item) => item.publicationId === id);
   };
+
+  // Any cell of a day takes a dragged post: it moves to that day and keeps its time of day.
+  const dropTarget = (key: string) => ({
+    onDragOver: (event: DragEvent) => {
+      if (!dragging) return;
+      event.preventDefault();
+      event.dataTransfer.dropEffect = "move";
+      if (over !== key) setOver(key);
+    },
+    onDragLeave: () => setOver((current) => (current === key ? null : current)),
+    onDrop: (event: DragEvent) => {
+      event.preventDefault();
+      const publication = findDragged(event);
+      setDragging(null);
+      setOver(null);
+      if (publication) move(publication, key);
+    },
+  });
+  const dropOutline = (key: string) =>
+    dragging !== null && over === key ? "outline-2 -outline-offset-2 outline-sky-500" : "";
+  const item = (column: number) => (publication: PublicationView) => (
+    <CalendarItem
+      tipToLeft={column >= 5}
+      key={publication.publicationId}
+      publication={publication}
+      channelLabel={publicationChannelLabel(channels.data, publication)}
+      postName={postLabel(postOf(publication.postId))}
+      timeZone={timeZone}
+      movable={mayMove && publication.status === "scheduled"}
+      onDragStart={() => setDragging(publication.publicationId)}
+      onDragEnd={() => {
+        setDragging(null);
+        setOver(null);
+      }}
+      onMoveClick={() => {
+        setMoveError(null);
+        setMoving(publication);
+      }}
+    />
+  );
+  // The week's hours: 08:00-20:00, widened to any hour that has a post.
+  const postHours = (publications.data?.items ?? []).map(
+    (publication) => zonedParts(new Date(publication.publishAt), timeZone).hour,
+  );
+  const firstHour = Math.min(8, ...postHours);
+  const lastHour = Math.max(20, ...postHours);
+  const hours = Array.from({ length: lastHour - firstHour + 1 }, (_, index) => firstHour + index);
 
   if (brands.isPending) return <div aria-busy className="h-96 animate-pulse rounded-xl bg-slate-100" />;
   if (brands.error) return <ErrorNotice message={brands.error.message} onRetry={() => brands.refetch()} />;
@@ -417,8 +518,8 @@ export function PublicationCalendar() {
         </p>
       )}
       {/* A phone gets the whole week in its width (dots per day, the posts in the list below); wider screens the posts themselves. */}
-      <div className="sm:overflow-x-auto">
-        <div className="grid grid-cols-7 gap-px overflow-hidden rounded-xl border border-slate-200 bg-slate-200 sm:min-w-[42rem]">
+      <div className={view === "week" ? "sm:hidden" : "sm:max-lg:overflow-x-auto"}>
+        <div className="grid grid-cols-7 gap-px rounded-xl border border-slate-200 bg-slate-200 sm:min-w-[42rem]">
           {WEEKDAYS.map((day) => (
             <div key={day} className="bg-slate-50 px-1 py-1 text-xs font-semibold text-slate-600 sm:px-2">
               {day}
@@ -428,28 +529,13 @@ export function PublicationCalendar() {
             const key = addDays(start, index);
             const items = byDay.get(key) ?? [];
             const outside = view === "month" && key.slice(0, 7) !== anchor.slice(0, 7);
-            const target = dragging !== null && over === key;
             return (
-              // biome-ignore lint/a11y/noStaticElementInteractions: a drop target; the ⋯ button is the keyboard way.
               <div
                 key={key}
-                data-testid="calendar-day"
+                data-testid={view === "month" ? "calendar-day" : undefined}
                 data-day={key}
-                onDragOver={(event) => {
-                  if (!dragging) return;
-                  event.preventDefault();
-                  event.dataTransfer.dropEffect = "move";
-                  if (over !== key) setOver(key);
-                }}
-                onDragLeave={() => setOver((current) => (current === key ? null : current))}
-                onDrop={(event) => {
-                  event.preventDefault();
-                  const publication = findDragged(event);
-                  setDragging(null);
-                  setOver(null);
-                  if (publication) move(publication, key);
-                }}
-                className={`min-h-14 space-y-1 p-1 sm:min-h-24 sm:p-1.5 ${outside ? "bg-slate-50 text-slate-500" : "bg-white"} ${target ? "outline-2 -outline-offset-2 outline-sky-500" : ""}`}
+                {...dropTarget(key)}
+                className={`min-h-14 space-y-1 p-1 sm:min-h-24 sm:p-1.5 ${outside ? "bg-slate-50 text-slate-500" : "bg-white"} ${dropOutline(key)}`}
               >
                 <div
                   className={`text-xs font-medium ${key === today ? "inline-block rounded-full bg-brand-600 px-1.5 text-white" : ""}`}
@@ -470,29 +556,71 @@ export function PublicationCalendar() {
                     ))}
                   </div>
                 )}
-                {items.map((publication) => (
-                  <CalendarItem
-                    key={publication.publicationId}
-                    publication={publication}
-                    channelLabel={publicationChannelLabel(channels.data, publication)}
-                    timeZone={timeZone}
-                    movable={mayMove && publication.status === "scheduled"}
-                    onDragStart={() => setDragging(publication.publicationId)}
-                    onDragEnd={() => {
-                      setDragging(null);
-                      setOver(null);
-                    }}
-                    onMoveClick={() => {
-                      setMoveError(null);
-                      setMoving(publication);
-                    }}
-                  />
-                ))}
+                {view === "month" && items.map(item(index % 7))}
               </div>
             );
           })}
         </div>
       </div>
+      {view === "week" && (
+        // The week on a time axis in the brand's zone: an hour a row, from 08:00 to 20:00 and any hour with a post.
+        <div className="hidden sm:max-lg:overflow-x-auto sm:block" data-testid="calendar-week">
+          <div className="grid grid-cols-[3.5rem_repeat(7,minmax(0,1fr))] gap-px rounded-xl border border-slate-200 bg-slate-200 sm:min-w-[42rem]">
+            <div className="bg-slate-50 px-1 py-1 text-xs text-slate-600">
+              {timeZone.split("/").at(-1)?.replaceAll("_", " ")}
+            </div>
+            {Array.from({ length: 7 }, (_, index) => {
+              const key = addDays(start, index);
+              return (
+                <div
+                  key={key}
+                  className="bg-slate-50 px-2 py-1 text-xs font-semibold text-slate-600"
+                  data-testid="calendar-week-day"
+                >
+                  {WEEKDAYS[index]}{" "}
+                  <span
+                    className={key === today ? "rounded-full bg-brand-600 px-1.5 text-white" : "font-medium"}
+                    title={dayLabel(key)}
+                  >
+                    {Number(key.slice(8))}
+                  </span>
+                </div>
+              );
+            })}
+            {hours.map((hour) => (
+              <Fragment key={hour}>
+                <div
+                  className="bg-white px-1 py-1 text-right text-xs tabular-nums text-slate-600"
+                  data-testid="calendar-hour"
+                >
+                  {`${String(hour).padStart(2, "0")}:00`}
+                </div>
+                {Array.from({ length: 7 }, (_, index) => {
+                  const key = addDays(start, index);
+                  const items = (byDay.get(key) ?? []).filter(
+                    (publication) => zonedParts(new Date(publication.publishAt), timeZone).hour === hour,
+                  );
+                  return (
+                    <div
+                      key={key}
+                      data-testid="calendar-slot"
+                      data-day={key}
+                      data-hour={hour}
+                      {...dropTarget(key)}
+                      className={`min-h-12 space-y-1 p-1 ${key === today ? "bg-brand-50/40" : "bg-white"} ${dropOutline(key)}`}
+                    >
+                      {publications.isPending && index === 0 && hour === firstHour && (
+                        <div className="h-4 animate-pulse rounded bg-slate-100" />
+                      )}
+                      {items.map(item(index))}
+                    </div>
+                  );
+                })}
+              </Fragment>
+            ))}
+          </div>
+        </div>
+      )}
       {publications.data && publications.data.items.length > 0 && (
         // On a phone the grid scrolls sideways and drag and drop does not work by touch: the same posts as a list.
         <section aria-labelledby="calendar-agenda-title" className="space-y-2 sm:hidden">
@@ -515,6 +643,9 @@ export function PublicationCalendar() {
                     </span>
                     <span className="block truncate text-xs">
                       {publicationChannelLabel(channels.data, publication)} · {publication.status}
+                    </span>
+                    <span className="block truncate text-xs font-medium">
+                      {postLabel(postOf(publication.postId)) ?? ""}
                     </span>
                   </Link>
                   {mayMove && publication.status === "scheduled" && (

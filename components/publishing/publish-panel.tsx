@@ -116,6 +116,38 @@ function PublicationRow({
   );
 }
 
+const SUMMARY_ORDER: PublicationView["status"][] = ["published", "publishing", "scheduled", "failed"];
+
+/**
+ * Where the post stands across its publications, one phrase per state and platform: "published on LinkedIn ·
+ * scheduled on Telegram Fri 28 Nov, 16:00 (Europe/Berlin)". Canceled ones are left out; empty when none is left.
+ */
+export function publicationSummary(publications: PublicationView[], timeZone: string) {
+  const phrases: string[] = [];
+  let timed = false;
+  for (const status of SUMMARY_ORDER) {
+    const byPlatform = new Map<string, PublicationView[]>();
+    for (const item of publications.filter((p) => p.status === status)) {
+      const platform = `${PLATFORM_LABELS[item.channel]}${item.placement === "story" ? " (story)" : ""}`;
+      byPlatform.set(platform, [...(byPlatform.get(platform) ?? []), item]);
+    }
+    for (const [platform, items] of byPlatform) {
+      const times =
+        status === "scheduled"
+          ? ` ${items
+              .map((item) => item.publishAt)
+              .sort()
+              .map((at) => formatInZone(at, timeZone, { zone: false }))
+              .join(" and ")}`
+          : "";
+      timed ||= times !== "";
+      phrases.push(`${status} on ${platform}${times}`);
+    }
+  }
+  const text = phrases.join(" · ");
+  return text && timed ? `${text} (${timeZone})` : text;
+}
+
 /** The studio's Publish panel: a connected channel, now or at a time; the post's publications below. */
 export function PublishPanel({
   postId,
@@ -153,6 +185,9 @@ export function PublishPanel({
       return (await callApi(listPublications, { query, signal })).data;
     },
     select: (data) => data.items,
+    // The status line follows a scheduled or running publication until it settles.
+    refetchInterval: (query) =>
+      query.state.data?.items.some((item) => !FINAL.has(item.status)) ? 3000 : false,
   });
   const publish = useMutation({
     mutationFn: async () => {
@@ -178,6 +213,17 @@ export function PublishPanel({
   // A story is an Instagram placement; another channel always publishes to its feed.
   const asStory = selectedChannel?.channel === "instagram" && placement === "story";
   const refused = channels.data?.filter((channel) => channel.status === "needs_reconnect") ?? [];
+  // This post already went (or is set to go) to the chosen channel: a second send asks first.
+  const earlier = (history.data ?? [])
+    .filter(
+      (item) =>
+        item.channelId === selected &&
+        item.placement === (asStory ? "story" : "feed") &&
+        (item.status === "published" || item.status === "publishing" || item.status === "scheduled"),
+    )
+    .sort((a, b) => Number(b.status === "published") - Number(a.status === "published"));
+  const [confirming, setConfirming] = useState(false);
+  const summary = publicationSummary(history.data ?? [], timeZone);
 
   return (
     <section aria-labelledby="publish-title" data-testid="publish-panel">
@@ -185,6 +231,11 @@ export function PublishPanel({
         <h2 id="publish-title" className="font-semibold">
           Publish
         </h2>
+        {summary && (
+          <p className="text-sm text-slate-700" data-testid="publication-summary">
+            {summary[0].toUpperCase() + summary.slice(1)}
+          </p>
+        )}
         {channels.isPending && <div className="h-10 animate-pulse rounded bg-slate-100" />}
         {channels.error && (
           <ErrorNotice message={channels.error.message} onRetry={() => channels.refetch()} />
@@ -230,13 +281,18 @@ export function PublishPanel({
             className="space-y-3"
             onSubmit={(event) => {
               event.preventDefault();
+              if (earlier.length > 0 && !confirming) return setConfirming(true);
+              setConfirming(false);
               publish.mutate();
             }}
           >
             <Field label="Channel">
               <select
                 value={selected}
-                onChange={(event) => setChannelId(event.target.value)}
+                onChange={(event) => {
+                  setChannelId(event.target.value);
+                  setConfirming(false);
+                }}
                 className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm"
               >
                 {active.map((channel) => (
@@ -283,11 +339,33 @@ export function PublishPanel({
               <p className="text-xs text-amber-800">Save your edits first: the saved post is published.</p>
             )}
             {publish.error && <ErrorNotice message={publish.error.message} />}
-            <Button type="submit" disabled={publish.isPending || dirty}>
-              {publish.isPending
-                ? "Sending…"
-                : `${when === "now" ? "Publish" : "Schedule"} ${asStory ? "as a story " : ""}${when === "now" ? "to" : "for"} ${selectedName ?? "channel"}${when === "now" ? " now" : ""}`}
-            </Button>
+            {confirming && earlier.length > 0 ? (
+              <div
+                data-testid="publish-again"
+                className="space-y-2 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
+              >
+                <p role="alert">
+                  This post{" "}
+                  {earlier[0].status === "published" ? "was already published" : "is already set to go"} to{" "}
+                  {selectedName} on {formatInZone(earlier[0].publishAt, timeZone)}. Send it there a
+                  {earlier.length > 1 ? "nother" : " second"} time?
+                </p>
+                <div className="flex flex-wrap gap-2">
+                  <Button type="submit" disabled={publish.isPending || dirty}>
+                    {when === "now" ? "Publish again" : "Schedule again"}
+                  </Button>
+                  <Button variant="secondary" onClick={() => setConfirming(false)}>
+                    Don't send
+                  </Button>
+                </div>
+              </div>
+            ) : (
+              <Button type="submit" disabled={publish.isPending || dirty}>
+                {publish.isPending
+                  ? "Sending…"
+                  : `${when === "now" ? "Publish" : "Schedule"} ${asStory ? "as a story " : ""}${when === "now" ? "to" : "for"} ${selectedName ?? "channel"}${earlier.length > 0 ? " again…" : when === "now" ? " now" : ""}`}
+              </Button>
+            )}
           </form>
         )}
         {history.data && history.data.length > 0 && (

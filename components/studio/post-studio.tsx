@@ -342,7 +342,7 @@ export function PostStudio({ postId }: { postId?: string }) {
           )}
         </div>
 
-        <aside
+        <div
           id="studio-preview"
           role="tabpanel"
           aria-labelledby="studio-tab-preview"
@@ -376,7 +376,7 @@ export function PostStudio({ postId }: { postId?: string }) {
               </p>
             )}
           </Card>
-        </aside>
+        </div>
       </div>
     </div>
   );

@@ -8,6 +8,7 @@ import { listActivity } from "@/lib/client/operations";
 import { brandQueries } from "@/lib/client/queries";
 import type { ActivityEntryView } from "@/lib/contracts/activity";
 import type { ActivityAction } from "@/lib/contracts/activity-actions";
+import { formatInZone } from "@/lib/contracts/time-zone";
 
 /** Each action as a sentence after the actor's name. */
 const ACTION_WORDS: Record<ActivityAction, string> = {
@@ -77,6 +78,7 @@ export function BrandActivity({ brandId }: { brandId: string }) {
     getNextPageParam: (page) => page.nextCursor ?? undefined,
   });
   const brand = useQuery(brandQueries.detail(brandId));
+  const timeZone = brand.data?.timeZone ?? "UTC";
   const items = activity.data?.pages.flatMap((page) => page.items) ?? [];
   return (
     <div className="space-y-6">
@@ -85,7 +87,10 @@ export function BrandActivity({ brandId }: { brandId: string }) {
           ← {brand.data?.name ?? "Brand"}
         </Link>
         <h1 className="mt-2 text-2xl font-semibold tracking-tight">Activity</h1>
-        <p className="text-sm text-slate-600">Who did what to this brand, and when; newest first.</p>
+        <p className="text-sm text-slate-600">
+          Who did what to this brand, and when; newest first.{" "}
+          <span data-testid="activity-zone">Times in {timeZone}, the brand's time zone.</span>
+        </p>
       </div>
       <Card className="space-y-3">
         {activity.isPending && <div aria-busy className="h-24 animate-pulse rounded bg-slate-100" />}
@@ -98,10 +103,14 @@ export function BrandActivity({ brandId }: { brandId: string }) {
             <li
               key={entry.activityId}
               data-action={entry.action}
-              className="grid gap-x-3 gap-y-0.5 py-3 text-sm sm:grid-cols-[11rem_1fr]"
+              className="grid gap-x-3 gap-y-0.5 py-3 text-sm sm:grid-cols-[9rem_1fr]"
             >
-              <time className="text-xs text-slate-500 sm:text-sm" dateTime={entry.createdAt}>
-                {new Date(entry.createdAt).toLocaleString()}
+              <time
+                className="text-xs text-slate-600 sm:text-sm"
+                dateTime={entry.createdAt}
+                data-testid="activity-time"
+              >
+                {formatInZone(entry.createdAt, timeZone, { zone: false })}
               </time>
               <p className="min-w-0 break-words">
                 <span className="font-medium">{entry.actorEmail ?? "A deleted account"}</span>{" "}

@@ -214,6 +214,9 @@ export function BrandMembers({ brandId }: { brandId: string }) {
     );
   }
   const manage = can(brand.data.role, "member.manage");
+  // A brand keeps at least one owner: the only owner's role cannot change and they cannot be removed (409
+  // last_owner), so neither is offered; the row says why instead.
+  const owners = members.data.items.filter((member) => member.role === "owner").length;
   const actionError = change.error ?? remove.error;
 
   return (
@@ -245,7 +248,15 @@ export function BrandMembers({ brandId }: { brandId: string }) {
                 </p>
                 {member.name && <p className="break-all text-slate-600">{member.email}</p>}
               </div>
-              {manage ? (
+              {manage && member.role === "owner" && owners === 1 ? (
+                <div className="space-y-1 sm:max-w-xs" data-testid="sole-owner-note">
+                  <span className="rounded bg-slate-100 px-2 py-0.5 text-slate-700">owner</span>
+                  <p className="text-xs text-slate-600">
+                    The brand's only owner: make another member an owner first, then this role can change or
+                    be removed.
+                  </p>
+                </div>
+              ) : manage ? (
                 <div className="flex items-center gap-2">
                   <select
                     aria-label={`Role of ${member.email}`}

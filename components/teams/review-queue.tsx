@@ -7,6 +7,7 @@ import { Card, ErrorNotice } from "@/components/ui/primitives";
 import { callApi } from "@/lib/client/api-client";
 import { listReviewQueue } from "@/lib/client/operations";
 import { brandQueries } from "@/lib/client/queries";
+import { formatInZone } from "@/lib/contracts/time-zone";
 
 /** /review: the posts waiting for the signed-in user's approval, across their brands. */
 export function ReviewQueue() {
@@ -15,7 +16,7 @@ export function ReviewQueue() {
     queryFn: async ({ signal }) => (await callApi(listReviewQueue, { signal })).data,
   });
   const brands = useQuery(brandQueries.list());
-  const brandName = (brandId: string) => brands.data?.items.find((brand) => brand.brandId === brandId)?.name;
+  const brandOf = (brandId: string) => brands.data?.items.find((brand) => brand.brandId === brandId);
   return (
     <div className="space-y-6">
       <div>
@@ -36,9 +37,16 @@ export function ReviewQueue() {
           <li key={post.postId}>
             <Card className="space-y-2">
               <p className="text-xs font-medium uppercase tracking-wide text-slate-500">
-                {brandName(post.brandId) ?? "Brand"} · {CHANNEL_LABELS[post.channel]}
-                {post.review && <> · submitted {new Date(post.review.at).toLocaleString()}</>}
+                {brandOf(post.brandId)?.name ?? "Brand"} · {CHANNEL_LABELS[post.channel]}
               </p>
+              {post.review && (
+                <p className="text-xs text-slate-600">
+                  Submitted{" "}
+                  <time dateTime={post.review.at} data-testid="review-submitted">
+                    {formatInZone(post.review.at, brandOf(post.brandId)?.timeZone ?? "UTC")}
+                  </time>
+                </p>
+              )}
               <Link href={`/studio/${post.postId}`} className="font-medium text-brand-700 hover:underline">
                 {post.topic}
               </Link>

@@ -9,6 +9,7 @@ import { ApiClientError, callApi } from "@/lib/client/api-client";
 import { cancelVideoJob, generateVideo } from "@/lib/client/operations";
 import { brandQueries, queryKeys, videoJobQueries } from "@/lib/client/queries";
 import { can } from "@/lib/contracts/permissions";
+import { formatInZone } from "@/lib/contracts/time-zone";
 import type { GenerateVideoInput, VideoJobView as VideoJob } from "@/lib/contracts/video";
 import { isTerminalVideoStatus } from "@/lib/contracts/video-rules";
 import { UseInPostButton } from "./use-in-post";
@@ -153,7 +154,11 @@ export function VideoJobView({ jobId }: { jobId: string }) {
           </h1>
           <p className="text-sm text-slate-600">
             {job.mode === "avatar" ? "Avatar video" : "Regular video"} · {ASPECT_LABEL[job.aspectRatio]} ·
-            created {new Date(job.createdAt).toLocaleString()}
+            created{" "}
+            {formatInZone(
+              job.createdAt,
+              brands.data?.find((brand) => brand.brandId === job.brandId)?.timeZone ?? "UTC",
+            )}
             {job.durationSeconds !== null && ` · ${formatDuration(job.durationSeconds)} long`}
           </p>
         </div>

@@ -3,6 +3,7 @@ import { getDb } from "@/db/client";
 import { brands, posts, videoJobs } from "@/db/schema";
 import type { ErrorCode } from "@/lib/api/error-codes";
 import { getMediaStorage } from "@/lib/media/storage";
+import { wholeSeconds } from "./local/file-duration";
 import { type RenderResult, videoMediaPrefix } from "./provider";
 
 /**
@@ -89,7 +90,7 @@ export async function completeVideoJob({
       // The columns keep media keys; responses sign a fresh URL for them (toVideoJobView).
       videoUrl: result.videoKey,
       thumbnailUrl: result.posterKey,
-      durationSeconds: Math.round(result.durationSeconds),
+      durationSeconds: wholeSeconds(result.durationSeconds),
       captionsKey: result.captionsKey ?? null,
       warnings: result.warnings ?? [],
       finishedAt: now,

@@ -11,6 +11,7 @@ import { type BackgroundScene, type Pan, videoGraph } from "./branded-graph";
 import { type CaptionCue, captionLayout, captionPhrases, toWebVtt } from "./caption-layout";
 import { isHexColor, readableTextOn } from "./contrast";
 import { FPS, onRenderProgress, renderThreads, videoAndPosterOutputs } from "./encode-settings";
+import { fileDurationSeconds } from "./file-duration";
 import { frameSize } from "./frame-layout";
 import { mapLimited } from "./map-limited";
 import { audioGraph } from "./music-bed";
@@ -396,7 +397,8 @@ export async function renderBranded(
     videoKey: `${prefix}/video.mp4`,
     posterKey: `${prefix}/poster.jpg`,
     captionsKey,
-    durationSeconds: total,
+    // The file's own length, what a player shows (the plan's total can differ by a frame or an audio packet).
+    durationSeconds: (await fileDurationSeconds(videoFile)) ?? total,
     warnings,
     scenes,
     cues,

@@ -15,6 +15,7 @@ import {
 } from "../provider";
 import { renderBranded } from "./branded-render";
 import { FPS, onRenderProgress, renderThreads, videoAndPosterOutputs } from "./encode-settings";
+import { fileDurationSeconds } from "./file-duration";
 import { type EspeakProgram, findEspeak, findFfmpeg } from "./find-binary";
 import { fitSceneText, frameLayout } from "./frame-layout";
 import { mapLimited } from "./map-limited";
@@ -239,7 +240,8 @@ async function render(
       await storage.put(posterKey, posterFile);
     });
     onProgress(99);
-    return { videoKey, posterKey, durationSeconds: total, scenes };
+    // The file's own length, what a player shows (the plan's total can differ by a frame or an audio packet).
+    return { videoKey, posterKey, durationSeconds: (await fileDurationSeconds(videoFile)) ?? total, scenes };
   } finally {
     // A canceled render's speech or image steps may still be writing here for a moment after ffmpeg is
     // killed: retry the removal, and never let a cleanup error hide why the render ended.

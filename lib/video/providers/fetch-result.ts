@@ -7,6 +7,7 @@ import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { getMediaStorage } from "@/lib/media/storage";
 import { countedCall } from "@/lib/telemetry/counted-call";
 import { inSpan, setSpanAttributes, urlForSpan } from "@/lib/telemetry/tracing";
+import { fileDurationSeconds } from "../local/file-duration";
 import { findFfmpeg } from "../local/find-binary";
 import { runProcess } from "../local/run-process";
 import { type RenderResult, videoMediaPrefix } from "../provider";
@@ -107,7 +108,9 @@ export async function storeProviderResult(options: {
       await storage.put(videoKey, videoFile);
       await storage.put(posterKey, posterFile);
     });
-    return { videoKey, posterKey, durationSeconds: result.durationSeconds ?? 0 };
+    // The downloaded file's own length; the provider's figure only when the file cannot be read.
+    const seconds = await fileDurationSeconds(videoFile);
+    return { videoKey, posterKey, durationSeconds: seconds ?? result.durationSeconds ?? 0 };
   } finally {
     await fs.promises.rm(dir, { recursive: true, force: true });
   }

@@ -1,0 +1,37 @@
+import "server-only";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { findFfmpeg, findFfprobe } from "./find-binary";
+
+const run = promisify(execFile);
+
+/**
+ * A media file's length in seconds as its container says (what a player shows), or null when it cannot be
+ * read: ffprobe's `format=duration`, else the "Duration:" line ffmpeg prints for its input (a bundled
+ * ffmpeg comes without ffprobe).
+ */
+export async function fileDurationSeconds(file: string): Promise<number | null> {
+  const ffprobe = await findFfprobe();
+  if (ffprobe) {
+    const { stdout } = await run(
+      ffprobe,
+      ["-v", "error", "-show_entries", "format=duration", "-of", "default=noprint_wrappers=1:nokey=1", file],
+      { timeout: 15_000 },
+    ).catch(() => ({ stdout: "" }));
+    const seconds = Number.parseFloat(stdout);
+    if (Number.isFinite(seconds) && seconds > 0) return seconds;
+  }
+  const ffmpeg = await findFfmpeg();
+  if (!ffmpeg) return null;
+  const { stderr } = await run(ffmpeg, ["-hide_banner", "-i", file], { timeout: 15_000 }).catch(
+    (error: { stderr?: string }) => ({ stderr: error.stderr ?? "" }),
+  );
+  const time = /Duration: (\d+):(\d+):(\d+(?:\.\d+)?)/.exec(stderr);
+  return time ? Number(time[1]) * 3600 + Number(time[2]) * 60 + Number(time[3]) : null;
+}
+
+/**
+ * The whole seconds a job records for a video (`durationSeconds`): the file's length rounded down, as a
+ * player's clock shows it (a 33.6 s video reads 0:33 there, and so here).
+ */
+export const wholeSeconds = (seconds: number) => Math.floor(seconds + 1e-6);
