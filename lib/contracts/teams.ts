@@ -98,8 +98,18 @@ export const acceptInvitationResponse = z
   .meta({ id: "AcceptedInvitation" });
 
 export const deleteAccountBody = z.strictObject(
-  { password: signUpBody.shape.password.describe("The account's password, to confirm.") },
-  { error: "Send { password }." },
+  {
+    password: signUpBody.shape.password
+      .optional()
+      .describe("The account's password, to confirm (an account that has one)."),
+    confirmEmail: z
+      .string()
+      .max(254)
+      .optional()
+      .meta({ example: "maria@example.com" })
+      .describe("The account's email, typed to confirm: for an account made by OAuth sign-in (no password)."),
+  },
+  { error: "Send { password } (or { confirmEmail } for an account with no password)." },
 );
 
 const brandParams = z.object({ brandId: idOf("brd") });
@@ -250,13 +260,15 @@ export const deleteAccount = defineOperation({
   title: "Delete account",
   auth: "bearer",
   summary:
-    "Deletes the caller's account, with its password; its API keys and tokens stop at once. Refused while it is a brand's last owner.",
+    "Deletes the caller's account from a signed-in session (not an API key), confirmed with its password (or its email, for an account made by OAuth sign-in); throttled like sign-in. Its API keys and tokens stop at once and its personal channel connections are disconnected. Refused while it is a brand's last owner.",
   body: deleteAccountBody,
   responses: { 204: { description: "The account is deleted." } },
   errors: [
     "invalid_request",
     "unauthorized",
+    "session_required",
     "last_owner",
+    "rate_limited",
     "payload_too_large",
     "service_unavailable",
     "internal_error",

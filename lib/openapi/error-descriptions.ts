@@ -28,6 +28,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     "The body is over the operation's limit (JSON 256 KB unless stated otherwise; uploads 5 MB). Refused before it is read whole.",
   forbidden:
     "The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`.",
+  session_required:
+    "The operation needs a signed-in session (its access token); an API key may not do it (deleting the account).",
   job_not_cancelable:
     "The video job has already succeeded or failed; only a queued or running job can be canceled. `details`: `{ status }`.",
   post_not_approved: "The brand requires approval, and the post has not been approved.",

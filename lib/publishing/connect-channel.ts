@@ -114,6 +114,7 @@ export async function connectChannel({
     status: "active" as const,
     statusMessage: null,
     updatedAt: now,
+    connectedBy: principal.userId,
   };
   const [row] = existing
     ? await db.update(channelConnections).set(fields).where(eq(channelConnections.id, id)).returning()

@@ -274,6 +274,7 @@ async function saveConnection({
     status: "active" as const,
     statusMessage: null,
     updatedAt: createdAt,
+    connectedBy: principal.userId,
   };
   if (existing) await db.update(channelConnections).set(fields).where(eq(channelConnections.id, id));
   else
