@@ -23,6 +23,7 @@ export const ERROR_CODES = {
   post_not_approved: { status: 409, retryable: false },
   invitation_unavailable: { status: 410, retryable: false },
   last_owner: { status: 409, retryable: false },
+  already_member: { status: 409, retryable: false },
   channel_reauth_required: { status: 409, retryable: false },
   publish_rule_violation: { status: 422, retryable: false },
   channel_check_failed: { status: 422, retryable: false },

@@ -68,6 +68,10 @@ export const ERROR_DETAILS: Partial<Record<ErrorCode, z.ZodType>> = {
     actual: z.int().describe("What the post has."),
     withMedia: z.boolean().describe("Whether the post is sent with media (Telegram allows less text then)."),
   }),
+  already_member: z.object({
+    brandId: z.string(),
+    role: z.enum(BRAND_ROLES).describe("The caller's role in the brand now."),
+  }),
   post_not_approved: z.object({ status: z.string().describe("The post's status now.") }),
   channel_check_failed: z.object({
     check: z

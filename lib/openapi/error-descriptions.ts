@@ -35,6 +35,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   post_not_approved: "The brand requires approval, and the post has not been approved.",
   invitation_unavailable:
     "The invitation link cannot be used any more. `details`: `{ reason }`, one of `accepted`, `expired`, `revoked`.",
+  already_member:
+    "The signed-in user opening an invitation is already a member of its brand; the invitation stays open for the person it was sent to. `details`: `{ brandId, role }`.",
   last_owner:
     "The change would leave a brand without an owner: promote another member first. `details`: `{ brandId }`.",
   channel_reauth_required:

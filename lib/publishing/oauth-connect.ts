@@ -11,6 +11,7 @@ import { log } from "@/lib/log";
 import { encryptSecret } from "@/lib/security/encrypt-secret";
 import { keepChannelAvatar, removeChannelAvatar } from "./channel-avatar";
 import type { OAuthCredentials } from "./channels";
+import { PLATFORM_RETRY_AFTER_SECONDS } from "./connect-channel";
 import {
   exchangeInstagramCode,
   instagramAccount,
@@ -222,7 +223,7 @@ export async function finishOAuth({
     throw new ApiError(
       "provider_unavailable",
       `${platform} did not answer; nothing was connected. ${RESTART}`,
-      error.retryAfterSeconds ? { headers: { "Retry-After": String(error.retryAfterSeconds) } } : {},
+      { headers: { "Retry-After": String(error.retryAfterSeconds ?? PLATFORM_RETRY_AFTER_SECONDS) } },
     );
   }
   // New connections a millisecond apart, so lists (by creation) show the member before their pages.
