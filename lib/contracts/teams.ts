@@ -157,7 +157,8 @@ export const removeMember = defineOperation({
   title: "Remove member",
   auth: "bearer",
   permission: "member.manage",
-  summary: "Removes a member from the brand; their next request on any server answers 404 for it.",
+  summary:
+    "Removes a member from the brand; their next request on any server answers 404 for it. Their personal LinkedIn and Instagram connections to the brand are disconnected with them.",
   pathParams: memberParams,
   responses: { 204: { description: "The member is removed." } },
   errors: ["unauthorized", "not_found", "forbidden", "last_owner", "service_unavailable", "internal_error"],
