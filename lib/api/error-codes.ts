@@ -19,6 +19,7 @@ export const ERROR_CODES = {
   payload_too_large: { status: 413, retryable: false },
   forbidden: { status: 403, retryable: false },
   session_required: { status: 403, retryable: false },
+  cross_site_request: { status: 403, retryable: false },
   job_not_cancelable: { status: 409, retryable: false },
   post_not_approved: { status: 409, retryable: false },
   invitation_unavailable: { status: 410, retryable: false },

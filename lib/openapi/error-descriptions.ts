@@ -30,6 +30,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     "The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`.",
   session_required:
     "The operation needs a signed-in session (its access token); an API key may not do it (deleting the account).",
+  cross_site_request:
+    "A browser sent the request from another site (`Sec-Fetch-Site` not `same-origin`, or a foreign `Origin`): starting a channel connection only from the app's own page. `details`: `{ secFetchSite, origin }`.",
   job_not_cancelable:
     "The video job has already succeeded or failed; only a queued or running job can be canceled. `details`: `{ status }`.",
   post_not_approved: "The brand requires approval, and the post has not been approved.",
