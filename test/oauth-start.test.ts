@@ -68,11 +68,12 @@ describe("starting a channel connection", () => {
   });
 
   it("a POST from another site, or with another Origin, is refused 403 cross_site_request", async () => {
-    for (const headers of [
+    const tries: Record<string, string>[] = [
       { "sec-fetch-site": "cross-site" },
       { "sec-fetch-site": "same-site" },
       { origin: "https://attacker.example" },
-    ]) {
+    ];
+    for (const headers of tries) {
       const answer = await start({ method: "POST", token: user.token, headers, json: { brandId } });
       expect(answer.status, JSON.stringify(headers)).toBe(403);
       expect(answer.body.error.code).toBe("cross_site_request");
