@@ -134,8 +134,18 @@ test("connect LinkedIn through its consent page and publish a text post with an 
   await panel.getByRole("button", { name: "Connect LinkedIn" }).click();
   await expect(page).toHaveURL(new RegExp(`^${linkedinUrl}/oauth/v2/authorization\\?`));
   await page.getByRole("link", { name: "Allow" }).click();
+  // LinkedIn found a company page (the e2e server sets LINKEDIN_ORGANIZATIONS): the owner chooses what to add.
+  await expect(page).toHaveURL(new RegExp(`/brands/${brandId}/connect/linkedin$`));
+  const member = page.getByRole("checkbox", { name: /Ada Marketer/ });
+  const companyPage = page.getByRole("checkbox", { name: /Northwind Coffee/ });
+  await expect(member).toBeChecked();
+  await expect(companyPage).not.toBeChecked();
+  await expectAxeClean(page, "LinkedIn choice");
+  await shoot(page, "channels-linkedin-choice");
+  await companyPage.check();
+  await page.getByRole("button", { name: "Connect 2 selected" }).click();
   await expect(page).toHaveURL(new RegExp(`/brands/${brandId}\\?connected=chn_`));
-  // The member, and the company page they administer (the e2e server sets LINKEDIN_ORGANIZATIONS).
+  // The member, and the company page they administer.
   const connected = panel.getByRole("list", { name: "Connected channels" }).getByRole("listitem");
   await expect(connected).toHaveCount(2);
   await expect(connected.nth(0)).toContainText("Ada Marketer LinkedIn");

@@ -27,6 +27,8 @@ const EXTRA_ROUTES: { path: string; methods: string[] }[] = [
   // docs/contract-notes.md describes them.
   { path: "/api/channels/oauth/{channel}/start", methods: ["GET", "POST"] },
   { path: "/api/channels/oauth/{channel}/callback", methods: ["GET"] },
+  // LinkedIn with company pages: what the consent found, and the owner's choice of accounts to add.
+  { path: "/api/channels/oauth/{channel}/choice", methods: ["GET", "POST"] },
 ];
 
 const bodyLimitOf = (operation: Operation) =>
