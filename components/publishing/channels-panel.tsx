@@ -21,7 +21,7 @@ export const PLATFORM_LABELS = {
 export type OAuthAvailability = { linkedin: boolean; linkedinPages: boolean; instagram: boolean };
 
 const LINKEDIN_PAGES_EXPLANATION =
-  "LinkedIn asks you to sign in and allow Brand Studio to post for you and for the company pages you administer, then brings you back here: you and each of those pages are connected, and you pick which one a post goes to when you publish it.";
+  "LinkedIn asks you to sign in and allow Brand Studio to post for you and for the company pages you administer, then brings you back here: you choose which of you and those pages to connect, and you pick which one a post goes to when you publish it.";
 
 const OAUTH_PLATFORMS = [
   {

@@ -87,7 +87,7 @@ export function LinkedInChoice({ brandId }: { brandId: string }) {
                 >
                   <input
                     type="checkbox"
-                    className="mt-1 h-4 w-4"
+                    className="mt-1 h-4 w-4 shrink-0"
                     checked={chosen.has(account.externalId)}
                     onChange={() => toggle(account.externalId)}
                   />
