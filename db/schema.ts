@@ -366,6 +366,9 @@ export const channelConnections = pgTable(
     statusMessage: text("status_message"),
     // Kept when its creator deletes their account (DELETE /api/users/me), like posts and video jobs.
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    // Whose consent the tokens carry (the last to connect or reconnect it). A personal account (a LinkedIn
+    // member, Instagram) leaves the brand with this person (lib/publishing/personal-channels.ts).
+    connectedBy: text("connected_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -122,16 +122,30 @@ test("connect LinkedIn through its consent page and publish a text post with an 
   });
   const { brandId } = await brand.json();
 
-  // Brand settings → LinkedIn's (the fake's) consent page → Allow → back in brand settings, connected.
+  // A link to the start URL (from anywhere) connects nothing: it lands on the brand's page.
+  await page.goto(`/api/channels/oauth/linkedin/start?brandId=${brandId}`);
+  await expect(page).toHaveURL(new RegExp(`/brands/${brandId}\\?connect=linkedin$`));
+  // Brand settings → Connect (a POST from this page) → LinkedIn's (the fake's) consent page → Allow → back in
+  // brand settings, connected.
   await page.goto(`/brands/${brandId}`);
   const panel = page.getByTestId("channels-panel");
   // The list of connections loads on its own and moves the links below it: click once it has.
   await expect(panel.getByText("No channel connected yet.")).toBeVisible();
-  await panel.getByRole("link", { name: "Connect LinkedIn" }).click();
+  await panel.getByRole("button", { name: "Connect LinkedIn" }).click();
   await expect(page).toHaveURL(new RegExp(`^${linkedinUrl}/oauth/v2/authorization\\?`));
   await page.getByRole("link", { name: "Allow" }).click();
+  // LinkedIn found a company page (the e2e server sets LINKEDIN_ORGANIZATIONS): the owner chooses what to add.
+  await expect(page).toHaveURL(new RegExp(`/brands/${brandId}/connect/linkedin$`));
+  const member = page.getByRole("checkbox", { name: /Ada Marketer/ });
+  const companyPage = page.getByRole("checkbox", { name: /Northwind Coffee/ });
+  await expect(member).toBeChecked();
+  await expect(companyPage).not.toBeChecked();
+  await expectAxeClean(page, "LinkedIn choice");
+  await shoot(page, "channels-linkedin-choice");
+  await companyPage.check();
+  await page.getByRole("button", { name: "Connect 2 selected" }).click();
   await expect(page).toHaveURL(new RegExp(`/brands/${brandId}\\?connected=chn_`));
-  // The member, and the company page they administer (the e2e server sets LINKEDIN_ORGANIZATIONS).
+  // The member, and the company page they administer.
   const connected = panel.getByRole("list", { name: "Connected channels" }).getByRole("listitem");
   await expect(connected).toHaveCount(2);
   await expect(connected.nth(0)).toContainText("Ada Marketer LinkedIn");
@@ -213,7 +227,7 @@ test("connect Instagram through its consent page and publish a carousel of two i
   const panel = page.getByTestId("channels-panel");
   // The list of connections loads on its own and moves the links below it: click once it has.
   await expect(panel.getByText("No channel connected yet.")).toBeVisible();
-  await panel.getByRole("link", { name: "Connect Instagram" }).click();
+  await panel.getByRole("button", { name: "Connect Instagram" }).click();
   await expect(page).toHaveURL(new RegExp(`^${instagramUrl}/oauth/authorize\\?`));
   await page.getByRole("link", { name: "Allow" }).click();
   await expect(page).toHaveURL(new RegExp(`/brands/${brandId}\\?connected=chn_`));

@@ -109,6 +109,15 @@ test("invite by email, join as an editor, draft and submit; the owner asks for a
   const link = mail.text.match(/Accept the invitation: (\S+)/)?.[1] ?? "";
   expect(link).toMatch(new RegExp(`^${process.env.E2E_BASE_URL}/invite/[A-Za-z0-9_-]{40,}$`));
 
+  // The owner opening it is told they are in the brand already: no Join, and the link stays open.
+  await owner.page.goto(link);
+  await expect(owner.page.getByTestId("already-member")).toContainText(
+    "You are already a member of Harbour Bakery as owner",
+  );
+  await expect(owner.page.getByRole("button", { name: /^Join/ })).toHaveCount(0);
+  await expectAxeClean(owner.page, "invitation, already a member");
+  await shoot(owner.page, "team-invitation-already-member");
+
   // The invitee follows the link, creates an account from there and joins.
   const inviteeContext = await browser.newContext();
   const invitee = await inviteeContext.newPage();

@@ -21,11 +21,39 @@ let brandId: string;
 const call = (p: string, init: Parameters<typeof api>[1] = {}) =>
   api(p, { server: server.url, token, ...init });
 
-async function connect() {
-  const { authorizeUrl, callback } = await authorizeOAuth("linkedin", { server: server.url, token, brandId });
+/**
+ * Consent, then the brand's choice page: LinkedIn's member and the pages found are listed (nothing is
+ * connected yet), and the accounts `pick` names (all by default) are connected.
+ */
+async function connect(
+  brand = brandId,
+  pick: (found: { externalId: string; kind: string }[]) => string[] = (found) =>
+    found.map((a) => a.externalId),
+) {
+  const { authorizeUrl, callback } = await authorizeOAuth("linkedin", {
+    server: server.url,
+    token,
+    brandId: brand,
+  });
   const done = await followOAuthCallback(server.url, token, callback);
   expect(done.status, done.text).toBe(303);
-  return { authorizeUrl, location: done.headers.get("location") ?? "" };
+  expect(done.headers.get("location")).toBe(`/brands/${brand}/connect/linkedin`);
+  const cookie = (done.headers.get("set-cookie") ?? "").split(";")[0];
+  expect(cookie).toMatch(/^bs_linkedin_choice=v1\./);
+  const found = await call("/api/channels/oauth/linkedin/choice", { headers: { cookie } });
+  expect(found.status, found.text).toBe(200);
+  expect(found.text).not.toMatch(/AQV|AQX/);
+  const chosen = await call("/api/channels/oauth/linkedin/choice", {
+    method: "POST",
+    headers: { cookie },
+    json: { externalIds: pick(found.body.accounts) },
+  });
+  expect(chosen.status, chosen.text).toBe(200);
+  return {
+    authorizeUrl,
+    found: found.body.accounts as { externalId: string; accountName: string; kind: string }[],
+    location: `/brands/${chosen.body.brandId}?connected=${chosen.body.channelIds[0]}`,
+  };
 }
 
 async function channels() {
@@ -73,6 +101,34 @@ afterAll(async () => {
 });
 
 describe("LinkedIn company pages", () => {
+  it("lists the member and the pages found, connects nothing before the choice, and only what is chosen", async () => {
+    const other = await call("/api/brands", { method: "POST", json: { name: "Northwind Careers" } });
+    const otherId = other.body.brandId as string;
+    const { authorizeUrl, callback } = await authorizeOAuth("linkedin", {
+      server: server.url,
+      token,
+      brandId: otherId,
+    });
+    expect(authorizeUrl.searchParams.get("state")).toBeTruthy();
+    await followOAuthCallback(server.url, token, callback);
+    const list = async () =>
+      (await call(`/api/channels?brandId=${otherId}`)).body.items as { accountName: string }[];
+    expect(await list()).toEqual([]);
+
+    const { found } = await connect(otherId, (accounts) =>
+      accounts.filter((account) => account.kind === "page").map((account) => account.externalId),
+    );
+    expect(found.map(({ accountName, kind }) => ({ accountName, kind }))).toEqual([
+      { accountName: "Ada Marketer", kind: "member" },
+      { accountName: "Northwind Coffee", kind: "page" },
+    ]);
+    expect((await list()).map((item) => item.accountName)).toEqual(["Northwind Coffee"]);
+    // The choice is used up: the cookie was cleared, and without it there is nothing to choose from.
+    const again = await call("/api/channels/oauth/linkedin/choice");
+    expect(again.status).toBe(400);
+    expect(again.body.error.code).toBe("oauth_state_invalid");
+  });
+
   it("asks for the page scopes, then connects the member and each page they may post as", async () => {
     const { authorizeUrl, location } = await connect();
     expect(authorizeUrl.searchParams.get("scope")).toBe(

@@ -169,11 +169,19 @@ describe("connecting LinkedIn through OAuth", () => {
     expect(asEditor.status, asEditor.text).toBe(403);
     expect(asEditor.body.error).toMatchObject({ code: "forbidden" });
     expect(asEditor.headers.get("location")).toBeNull();
+    // With no credential a GET goes to the brand's page (never to LinkedIn), and the page's POST is 401.
     const anonymous = await api(`/api/channels/oauth/linkedin/start?brandId=${brandId}`, {
       server: server.url,
       redirect: "manual",
     });
-    expect(anonymous.status, anonymous.text).toBe(401);
+    expect(anonymous.status, anonymous.text).toBe(303);
+    expect(anonymous.headers.get("location")).toBe(`/brands/${brandId}?connect=linkedin`);
+    const anonymousPost = await api("/api/channels/oauth/linkedin/start", {
+      server: server.url,
+      method: "POST",
+      json: { brandId },
+    });
+    expect(anonymousPost.status, anonymousPost.text).toBe(401);
   });
 
   it("answers a clear envelope error to a bad, expired, foreign or declined state, connecting nothing", async () => {

@@ -729,7 +729,7 @@ export interface paths {
         post?: never;
         /**
          * Remove member
-         * @description Removes a member from the brand; their next request on any server answers 404 for it.
+         * @description Removes a member from the brand; their next request on any server answers 404 for it. Their personal LinkedIn and Instagram connections to the brand are disconnected with them.
          *
          *     Docs card: [/api-docs/remove-member](/api-docs/remove-member).
          */
@@ -762,7 +762,7 @@ export interface paths {
         put?: never;
         /**
          * Invite member
-         * @description Invites someone by email with a role: a single-use link that expires after 7 days, emailed when SMTP_URL is set. An email that already has an open invitation to the brand (any case) gets that one re-issued, never a second.
+         * @description Invites someone by email with a role: a single-use link that expires after 7 days, emailed when SMTP_URL is set. An email that already has an open invitation to the brand (any case) gets that one re-issued, never a second. Limited per owner and per brand an hour (RATE_LIMIT_INVITE_PER_HOUR, RATE_LIMIT_INVITE_PER_BRAND_PER_HOUR), re-sends included.
          *
          *     Docs card: [/api-docs/create-invitation](/api-docs/create-invitation).
          */
@@ -784,7 +784,7 @@ export interface paths {
         put?: never;
         /**
          * Resend invitation
-         * @description Issues a new link for a pending or expired invitation (the old link stops working) and sends it again.
+         * @description Issues a new link for a pending or expired invitation (the old link stops working) and sends it again. Counts against the same hourly limits as Invite member.
          *
          *     Docs card: [/api-docs/resend-invitation](/api-docs/resend-invitation).
          */
@@ -807,7 +807,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke invitation
-         * @description Revokes an invitation; its link then says it was revoked.
+         * @description Revokes an invitation; its link then says it was revoked. Revoking twice is a no-op; an invitation already accepted answers 410 invitation_unavailable (reason accepted): remove the member instead.
          *
          *     Docs card: [/api-docs/revoke-invitation](/api-docs/revoke-invitation).
          */
@@ -826,7 +826,7 @@ export interface paths {
         };
         /**
          * Open invitation
-         * @description What an invitation link offers: the brand, the role, who invited and until when.
+         * @description What an invitation link offers: the brand, the role, who invited and until when. No token needed; with one, `yourRole` tells a member they are in the brand already.
          *
          *     Docs card: [/api-docs/get-invitation](/api-docs/get-invitation).
          */
@@ -850,7 +850,7 @@ export interface paths {
         put?: never;
         /**
          * Accept invitation
-         * @description Joins the brand with the invitation's role as the signed-in user; the link then stops working.
+         * @description Joins the brand with the invitation's role as the signed-in user; the link then stops working. A member already gets 409 already_member and the invitation stays open.
          *
          *     Docs card: [/api-docs/accept-invitation](/api-docs/accept-invitation).
          */
@@ -873,7 +873,7 @@ export interface paths {
         post?: never;
         /**
          * Delete account
-         * @description Deletes the caller's account, with its password; its API keys and tokens stop at once. Refused while it is a brand's last owner.
+         * @description Deletes the caller's account from a signed-in session (not an API key), confirmed with its password (or its email, for an account made by OAuth sign-in); throttled like sign-in. Its API keys and tokens stop at once and its personal channel connections are disconnected. Refused while it is a brand's last owner.
          *
          *     Docs card: [/api-docs/delete-account](/api-docs/delete-account).
          */
@@ -1631,7 +1631,7 @@ export interface components {
                  * @example generation_failed
                  * @enum {string}
                  */
-                code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "job_not_cancelable" | "post_not_approved" | "invitation_unavailable" | "last_owner" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "publish_outcome_unknown" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
+                code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "session_required" | "cross_site_request" | "job_not_cancelable" | "post_not_approved" | "invitation_unavailable" | "last_owner" | "already_member" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "publish_outcome_unknown" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
                 message: string;
                 retryable: boolean;
             } | null;
@@ -1717,7 +1717,7 @@ export interface components {
                  * @example channel_reauth_required
                  * @enum {string}
                  */
-                code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "job_not_cancelable" | "post_not_approved" | "invitation_unavailable" | "last_owner" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "publish_outcome_unknown" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
+                code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "session_required" | "cross_site_request" | "job_not_cancelable" | "post_not_approved" | "invitation_unavailable" | "last_owner" | "already_member" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "publish_outcome_unknown" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
                 /** @description What went wrong, with the platform's own message when it gave one. */
                 message: string;
                 retryable: boolean;
@@ -1841,6 +1841,8 @@ export interface components {
         };
         ResendInvitationRequest: Record<string, never>;
         InvitationPreview: {
+            /** @example brd_7Hq2mXbV9kLr3NpQ */
+            brandId: string;
             /** @example Northwind Coffee */
             brandName: string;
             /** @example sam@example.com */
@@ -1858,6 +1860,8 @@ export interface components {
              * @example 2025-05-08T09:30:00.000Z
              */
             expiresAt: string;
+            /** @description With a bearer token of someone already in the brand: their role (they cannot accept; the invitation stays open). Otherwise null. */
+            yourRole: ("viewer" | "editor" | "owner") | null;
         };
         AcceptedInvitation: {
             /** @example brd_7Hq2mXbV9kLr3NpQ */
@@ -1887,7 +1891,7 @@ export interface components {
              * @example post.approved
              * @enum {string}
              */
-            action: "brand.created" | "brand.updated" | "brand.avatar_uploaded" | "brand.kit_updated" | "member.joined" | "member.role_changed" | "member.removed" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "post.created" | "post.updated" | "post.submitted" | "post.approved" | "post.changes_requested" | "post.published" | "post.deleted" | "video.created" | "video.canceled" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.revoked";
+            action: "brand.created" | "brand.updated" | "brand.avatar_uploaded" | "brand.kit_updated" | "member.joined" | "member.role_changed" | "member.removed" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "post.created" | "post.updated" | "post.submitted" | "post.approved" | "post.changes_requested" | "post.published" | "post.deleted" | "video.created" | "video.canceled" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.revoked" | "channel.personal_disconnected";
             /** @description Who did it; null once that account is deleted. */
             actorId: string | null;
             /** @example maria@example.com */
@@ -2251,6 +2255,44 @@ export interface components {
                 required: "viewer" | "editor" | "owner";
             };
         };
+        /** @description The operation needs a signed-in session (its access token); an API key may not do it (deleting the account). HTTP 403. */
+        Error_session_required: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "session_required";
+            /** @description A sentence to show the user as is. */
+            message: string;
+            /** @constant */
+            retryable: false;
+            /** @description The same id as the X-Request-Id header. */
+            requestId: string;
+            /** @description This error's section of the operation's docs card. */
+            docUrl: string;
+        };
+        /** @description A browser sent the request from another site (`Sec-Fetch-Site` not `same-origin`, or a foreign `Origin`): starting a channel connection only from the app's own page. `details`: `{ secFetchSite, origin }`. HTTP 403. */
+        Error_cross_site_request: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "cross_site_request";
+            /** @description A sentence to show the user as is. */
+            message: string;
+            /** @constant */
+            retryable: false;
+            /** @description The same id as the X-Request-Id header. */
+            requestId: string;
+            /** @description This error's section of the operation's docs card. */
+            docUrl: string;
+            details?: {
+                /** @description The browser's Sec-Fetch-Site, when it sent one. */
+                secFetchSite: string | null;
+                /** @description The request's Origin, when it had one. */
+                origin: string | null;
+            };
+        };
         /** @description The video job has already succeeded or failed; only a queued or running job can be canceled. `details`: `{ status }`. HTTP 409. */
         Error_job_not_cancelable: {
             /**
@@ -2325,6 +2367,30 @@ export interface components {
             requestId: string;
             /** @description This error's section of the operation's docs card. */
             docUrl: string;
+        };
+        /** @description The signed-in user opening an invitation is already a member of its brand; the invitation stays open for the person it was sent to. `details`: `{ brandId, role }`. HTTP 409. */
+        Error_already_member: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "already_member";
+            /** @description A sentence to show the user as is. */
+            message: string;
+            /** @constant */
+            retryable: false;
+            /** @description The same id as the X-Request-Id header. */
+            requestId: string;
+            /** @description This error's section of the operation's docs card. */
+            docUrl: string;
+            details?: {
+                brandId: string;
+                /**
+                 * @description The caller's role in the brand now.
+                 * @enum {string}
+                 */
+                role: "viewer" | "editor" | "owner";
+            };
         };
         /** @description The channel connection's token was refused by the platform; an owner must reconnect it. HTTP 409. */
         Error_channel_reauth_required: {
@@ -2522,7 +2588,7 @@ export interface components {
             docUrl: string;
         };
         /** @description One variant per error code; `code` tells which, and so what `details` holds. */
-        Error: components["schemas"]["Error_invalid_request"] | components["schemas"]["Error_unauthorized"] | components["schemas"]["Error_not_found"] | components["schemas"]["Error_method_not_allowed"] | components["schemas"]["Error_brief_too_short"] | components["schemas"]["Error_brand_context_missing"] | components["schemas"]["Error_moderation_required"] | components["schemas"]["Error_generation_failed"] | components["schemas"]["Error_brand_not_ready"] | components["schemas"]["Error_avatar_training"] | components["schemas"]["Error_quota_exceeded"] | components["schemas"]["Error_rate_limited"] | components["schemas"]["Error_email_taken"] | components["schemas"]["Error_idempotency_conflict"] | components["schemas"]["Error_provider_unavailable"] | components["schemas"]["Error_service_unavailable"] | components["schemas"]["Error_payload_too_large"] | components["schemas"]["Error_forbidden"] | components["schemas"]["Error_job_not_cancelable"] | components["schemas"]["Error_post_not_approved"] | components["schemas"]["Error_invitation_unavailable"] | components["schemas"]["Error_last_owner"] | components["schemas"]["Error_channel_reauth_required"] | components["schemas"]["Error_publish_rule_violation"] | components["schemas"]["Error_channel_check_failed"] | components["schemas"]["Error_publication_not_cancelable"] | components["schemas"]["Error_publication_not_reschedulable"] | components["schemas"]["Error_publish_outcome_unknown"] | components["schemas"]["Error_oauth_state_invalid"] | components["schemas"]["Error_channel_not_configured"] | components["schemas"]["Error_internal_error"];
+        Error: components["schemas"]["Error_invalid_request"] | components["schemas"]["Error_unauthorized"] | components["schemas"]["Error_not_found"] | components["schemas"]["Error_method_not_allowed"] | components["schemas"]["Error_brief_too_short"] | components["schemas"]["Error_brand_context_missing"] | components["schemas"]["Error_moderation_required"] | components["schemas"]["Error_generation_failed"] | components["schemas"]["Error_brand_not_ready"] | components["schemas"]["Error_avatar_training"] | components["schemas"]["Error_quota_exceeded"] | components["schemas"]["Error_rate_limited"] | components["schemas"]["Error_email_taken"] | components["schemas"]["Error_idempotency_conflict"] | components["schemas"]["Error_provider_unavailable"] | components["schemas"]["Error_service_unavailable"] | components["schemas"]["Error_payload_too_large"] | components["schemas"]["Error_forbidden"] | components["schemas"]["Error_session_required"] | components["schemas"]["Error_cross_site_request"] | components["schemas"]["Error_job_not_cancelable"] | components["schemas"]["Error_post_not_approved"] | components["schemas"]["Error_invitation_unavailable"] | components["schemas"]["Error_last_owner"] | components["schemas"]["Error_already_member"] | components["schemas"]["Error_channel_reauth_required"] | components["schemas"]["Error_publish_rule_violation"] | components["schemas"]["Error_channel_check_failed"] | components["schemas"]["Error_publication_not_cancelable"] | components["schemas"]["Error_publication_not_reschedulable"] | components["schemas"]["Error_publish_outcome_unknown"] | components["schemas"]["Error_oauth_state_invalid"] | components["schemas"]["Error_channel_not_configured"] | components["schemas"]["Error_internal_error"];
         /** @description The body of every error response. */
         ErrorEnvelope: {
             error: components["schemas"]["Error"];
@@ -2668,7 +2734,7 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description The URL of the created resource. */
                     Location?: string;
-                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
+                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address; for invitations: per hour, the owner's or the brand's limit, whichever has less left). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
                     "X-RateLimit-Remaining"?: number;
@@ -2736,7 +2802,7 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before polling or retrying. */
                     "Retry-After"?: number;
-                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
+                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address; for invitations: per hour, the owner's or the brand's limit, whichever has less left). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
                     "X-RateLimit-Remaining"?: number;
@@ -4068,7 +4134,7 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description The URL of the created resource. */
                     Location?: string;
-                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
+                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address; for invitations: per hour, the owner's or the brand's limit, whichever has less left). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
                     "X-RateLimit-Remaining"?: number;
@@ -4168,7 +4234,7 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before polling or retrying. */
                     "Retry-After"?: number;
-                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
+                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address; for invitations: per hour, the owner's or the brand's limit, whichever has less left). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
                     "X-RateLimit-Remaining"?: number;
@@ -4268,7 +4334,7 @@ export interface operations {
                 headers: {
                     /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
                     "X-Request-Id"?: string;
-                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
+                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address; for invitations: per hour, the owner's or the brand's limit, whichever has less left). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
                     "X-RateLimit-Remaining"?: number;
@@ -4307,7 +4373,7 @@ export interface operations {
                         type: "error";
                         error: {
                             /** @enum {string} */
-                            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "job_not_cancelable" | "post_not_approved" | "invitation_unavailable" | "last_owner" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "publish_outcome_unknown" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
+                            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "session_required" | "cross_site_request" | "job_not_cancelable" | "post_not_approved" | "invitation_unavailable" | "last_owner" | "already_member" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "publish_outcome_unknown" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
                             message: string;
                             retryable: boolean;
                             requestId: string;
@@ -4392,7 +4458,7 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before polling or retrying. */
                     "Retry-After"?: number;
-                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
+                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address; for invitations: per hour, the owner's or the brand's limit, whichever has less left). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
                     "X-RateLimit-Remaining"?: number;
@@ -4768,7 +4834,7 @@ export interface operations {
                 headers: {
                     /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
                     "X-Request-Id"?: string;
-                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
+                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address; for invitations: per hour, the owner's or the brand's limit, whichever has less left). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
                     "X-RateLimit-Remaining"?: number;
@@ -4833,7 +4899,7 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before polling or retrying. */
                     "Retry-After"?: number;
-                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
+                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address; for invitations: per hour, the owner's or the brand's limit, whichever has less left). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
                     "X-RateLimit-Remaining"?: number;
@@ -5247,7 +5313,7 @@ export interface operations {
                     Location?: string;
                     /** @description Seconds to wait before polling or retrying. */
                     "Retry-After"?: number;
-                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
+                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address; for invitations: per hour, the owner's or the brand's limit, whichever has less left). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
                     "X-RateLimit-Remaining"?: number;
@@ -5345,7 +5411,7 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before polling or retrying. */
                     "Retry-After"?: number;
-                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
+                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address; for invitations: per hour, the owner's or the brand's limit, whichever has less left). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
                     "X-RateLimit-Remaining"?: number;
@@ -6024,7 +6090,7 @@ export interface operations {
                     /** @example brd_7Hq2mXbV9kLr3NpQ */
                     brandId: string;
                     /**
-                     * @description Telegram connects here with a bot token; LinkedIn and Instagram connect through OAuth (GET /api/channels/oauth/{linkedin|instagram}/start).
+                     * @description Telegram connects here with a bot token; LinkedIn and Instagram connect through OAuth (the brand page POSTs /api/channels/oauth/{linkedin|instagram}/start).
                      * @constant
                      */
                     channel: "telegram";
@@ -7176,6 +7242,12 @@ export interface operations {
                 headers: {
                     /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
                     "X-Request-Id"?: string;
+                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address; for invitations: per hour, the owner's or the brand's limit, whichever has less left). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current window ends: a Unix time in seconds (not a number of seconds to wait). */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7187,6 +7259,12 @@ export interface operations {
                 headers: {
                     /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
                     "X-Request-Id"?: string;
+                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address; for invitations: per hour, the owner's or the brand's limit, whichever has less left). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current window ends: a Unix time in seconds (not a number of seconds to wait). */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7250,6 +7328,25 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `rate_limited`: Too many requests from this token. `Retry-After` and `X-RateLimit-*` headers say when to retry. */
+            429: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address; for invitations: per hour, the owner's or the brand's limit, whichever has less left). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current window ends: a Unix time in seconds (not a number of seconds to wait). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
             500: {
                 headers: {
@@ -7297,6 +7394,12 @@ export interface operations {
                 headers: {
                     /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
                     "X-Request-Id"?: string;
+                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address; for invitations: per hour, the owner's or the brand's limit, whichever has less left). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current window ends: a Unix time in seconds (not a number of seconds to wait). */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7354,6 +7457,25 @@ export interface operations {
                 headers: {
                     /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
                     "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests from this token. `Retry-After` and `X-RateLimit-*` headers say when to retry. */
+            429: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address; for invitations: per hour, the owner's or the brand's limit, whichever has less left). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current window ends: a Unix time in seconds (not a number of seconds to wait). */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7435,6 +7557,17 @@ export interface operations {
             };
             /** @description `not_found`: Unknown id, or an id the caller may not see. */
             404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `invitation_unavailable`: The invitation link cannot be used any more. `details`: `{ reason }`, one of `accepted`, `expired`, `revoked`. */
+            410: {
                 headers: {
                     /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
                     "X-Request-Id"?: string;
@@ -7590,6 +7723,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `already_member`: The signed-in user opening an invitation is already a member of its brand; the invitation stays open for the person it was sent to. `details`: `{ brandId, role }`. */
+            409: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `invitation_unavailable`: The invitation link cannot be used any more. `details`: `{ reason }`, one of `accepted`, `expired`, `revoked`. */
             410: {
                 headers: {
@@ -7649,10 +7793,15 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description The account's password, to confirm.
+                     * @description The account's password, to confirm (an account that has one).
                      * @example correct-horse-battery
                      */
-                    password: string;
+                    password?: string;
+                    /**
+                     * @description The account's email, typed to confirm: for an account made by OAuth sign-in (no password).
+                     * @example maria@example.com
+                     */
+                    confirmEmail?: string;
                 };
             };
         };
@@ -7662,6 +7811,12 @@ export interface operations {
                 headers: {
                     /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
                     "X-Request-Id"?: string;
+                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address; for invitations: per hour, the owner's or the brand's limit, whichever has less left). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current window ends: a Unix time in seconds (not a number of seconds to wait). */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7690,6 +7845,17 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description `session_required`: The operation needs a signed-in session (its access token); an API key may not do it (deleting the account). */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description `last_owner`: The change would leave a brand without an owner: promote another member first. `details`: `{ brandId }`. */
             409: {
                 headers: {
@@ -7706,6 +7872,25 @@ export interface operations {
                 headers: {
                     /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
                     "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests from this token. `Retry-After` and `X-RateLimit-*` headers say when to retry. */
+            429: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address; for invitations: per hour, the owner's or the brand's limit, whichever has less left). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current window ends: a Unix time in seconds (not a number of seconds to wait). */
+                    "X-RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {

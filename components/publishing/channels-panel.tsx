@@ -6,6 +6,7 @@ import { Button, Card, ErrorNotice, Field, TextInput } from "@/components/ui/pri
 import { ApiClientError, callApi } from "@/lib/client/api-client";
 import { connectChannel, disconnectChannel, listChannels } from "@/lib/client/operations";
 import type { ChannelConnectionView, PublicationView } from "@/lib/contracts/publishing";
+import { OAuthConnectButton } from "./oauth-connect-button";
 
 export const PLATFORM_LABELS = {
   telegram: "Telegram",
@@ -20,7 +21,7 @@ export const PLATFORM_LABELS = {
 export type OAuthAvailability = { linkedin: boolean; linkedinPages: boolean; instagram: boolean };
 
 const LINKEDIN_PAGES_EXPLANATION =
-  "LinkedIn asks you to sign in and allow Brand Studio to post for you and for the company pages you administer, then brings you back here: you and each of those pages are connected, and you pick which one a post goes to when you publish it.";
+  "LinkedIn asks you to sign in and allow Brand Studio to post for you and for the company pages you administer, then brings you back here: you choose which of you and those pages to connect, and you pick which one a post goes to when you publish it.";
 
 const OAUTH_PLATFORMS = [
   {
@@ -148,12 +149,12 @@ export function ChannelsPanel({ brandId, oauth }: { brandId: string; oauth: OAut
                         {channel.channel === "telegram" ? (
                           "Connect it again below with a new token."
                         ) : (
-                          <a
-                            className="font-medium underline"
-                            href={`/api/channels/oauth/${channel.channel}/start?brandId=${brandId}`}
-                          >
-                            Reconnect {PLATFORM_LABELS[channel.channel]}
-                          </a>
+                          <OAuthConnectButton
+                            channel={channel.channel}
+                            brandId={brandId}
+                            label={`Reconnect ${PLATFORM_LABELS[channel.channel]}`}
+                            variant="link"
+                          />
                         )}
                       </p>
                     ) : (
@@ -192,12 +193,11 @@ export function ChannelsPanel({ brandId, oauth }: { brandId: string; oauth: OAut
                     ? LINKEDIN_PAGES_EXPLANATION
                     : platform.explanation}
                 </p>
-                <a
-                  href={`/api/channels/oauth/${platform.channel}/start?brandId=${brandId}`}
-                  className="inline-block rounded-lg bg-slate-900 px-4 py-2 text-sm font-medium text-white hover:bg-slate-700"
-                >
-                  Connect {PLATFORM_LABELS[platform.channel]}
-                </a>
+                <OAuthConnectButton
+                  channel={platform.channel}
+                  brandId={brandId}
+                  label={`Connect ${PLATFORM_LABELS[platform.channel]}`}
+                />
               </>
             ) : (
               <p className="text-sm text-slate-600">

@@ -13,6 +13,7 @@ import type { ChannelConnectionView, PublicationView } from "@/lib/contracts/pub
 import { PUBLICATION_WINDOW_MAX_DAYS } from "@/lib/contracts/publishing-rules";
 import { formatInZone, fromZonedInputValue } from "@/lib/contracts/time-zone";
 import { ChannelAvatar, PLATFORM_LABELS, publicationChannelLabel, useChannels } from "./channels-panel";
+import { OAuthConnectButton } from "./oauth-connect-button";
 import { ScheduledActions } from "./scheduled-actions";
 
 const FINAL = new Set(["published", "failed", "canceled"]);
@@ -265,12 +266,12 @@ export function PublishPanel({
                     connect it again in brand settings
                   </Link>
                 ) : (
-                  <a
-                    href={`/api/channels/oauth/${channel.channel}/start?brandId=${brandId}`}
-                    className="font-medium underline"
-                  >
-                    Reconnect {PLATFORM_LABELS[channel.channel]}
-                  </a>
+                  <OAuthConnectButton
+                    channel={channel.channel}
+                    brandId={brandId}
+                    label={`Reconnect ${PLATFORM_LABELS[channel.channel]}`}
+                    variant="link"
+                  />
                 )}
               </li>
             ))}

@@ -35,6 +35,7 @@ const ACTION_WORDS: Record<ActivityAction, string> = {
   "api_key.revoked": "revoked an API key",
   "webhook.created": "added a webhook",
   "webhook.revoked": "deleted a webhook",
+  "channel.personal_disconnected": "disconnected the personal account of",
 };
 
 const text = (value: unknown) => (typeof value === "string" ? value : undefined);

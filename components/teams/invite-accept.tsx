@@ -4,13 +4,9 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { NotFoundNotice } from "@/components/ui/not-found-notice";
 import { Button, Card, ErrorNotice } from "@/components/ui/primitives";
-import type { ResponseOf } from "@/lib/client/api-client";
-import { ApiClientError, callApi, toError } from "@/lib/client/api-client";
+import { ApiClientError, callApi } from "@/lib/client/api-client";
 import { acceptInvitation, getInvitation } from "@/lib/client/operations";
 import { useSession } from "@/lib/client/session";
-import { operationUrl } from "@/lib/contracts/operation";
-
-type Preview = ResponseOf<typeof import("@/lib/contracts/teams").getInvitation>;
 
 const ROLE_WORDS = {
   viewer: "read its posts, videos and activity",
@@ -37,17 +33,12 @@ function unusableReason(error: Error | null): string | null {
 /** /invite/{token}: what the invitation offers, then sign up or in, then join. */
 export function InviteAccept({ token }: { token: string }) {
   const session = useSession();
+  const signedInAs = session.data?.user?.id ?? null;
   const preview = useQuery({
-    queryKey: ["invitation", token],
-    // No token needed: the link is the credential.
-    queryFn: async ({ signal }) => {
-      const response = await fetch(operationUrl(getInvitation.path, { token }), {
-        signal,
-        cache: "no-store",
-      });
-      if (!response.ok) throw await toError(response);
-      return (await response.json()) as Preview;
-    },
+    queryKey: ["invitation", token, signedInAs],
+    // The link is the credential; signed in, the session's token lets the answer say whether we are a member.
+    queryFn: async ({ signal }) => (await callApi(getInvitation, { params: { token }, signal })).data,
+    enabled: session.status !== "loading",
     retry: false,
   });
   const accept = useMutation({
@@ -87,7 +78,22 @@ export function InviteAccept({ token }: { token: string }) {
             <p className="text-sm text-slate-600">
               The link works once, until {new Date(preview.data.expiresAt).toLocaleString()}.
             </p>
-            {session.status === "authenticated" ? (
+            {preview.data.yourRole ? (
+              <div className="space-y-2" data-testid="already-member">
+                <p className="text-sm">
+                  You are already a member of <strong>{preview.data.brandName}</strong> as{" "}
+                  <strong>{preview.data.yourRole}</strong>, so there is nothing to join. The invitation stays
+                  open for {preview.data.email}.
+                </p>
+                <Link
+                  href={`/brands/${preview.data.brandId}`}
+                  className="block rounded-lg bg-brand-600 px-4 py-2 text-center text-sm font-medium text-white hover:bg-brand-700"
+                >
+                  Open {preview.data.brandName}
+                </Link>
+                <p className="text-xs text-slate-500">Signed in as {session.data?.user?.email}.</p>
+              </div>
+            ) : session.status === "authenticated" ? (
               <div className="space-y-2">
                 <Button onClick={() => accept.mutate()} disabled={accept.isPending} className="w-full">
                   {accept.isPending ? "Joining…" : `Join ${preview.data.brandName}`}

@@ -22,10 +22,13 @@ const EXTRA_ROUTES: { path: string; methods: string[] }[] = [
   { path: "/api/auth/{...nextauth}", methods: ["GET", "POST"] },
   // Hosted video providers' callbacks (hints only: the worker confirms with a status GET).
   { path: "/api/webhooks/providers/{provider}", methods: ["POST"] },
-  // OAuth channel connections: browser navigations (302 to the platform, its 303 back to the brand's
-  // settings), not JSON operations; docs/contract-notes.md describes them.
-  { path: "/api/channels/oauth/{channel}/start", methods: ["GET"] },
+  // OAuth channel connections: the brand page's POST (the authorize URL, same-origin only) and browser
+  // navigations (the platform's 303 back to the brand's settings), not operations with a card;
+  // docs/contract-notes.md describes them.
+  { path: "/api/channels/oauth/{channel}/start", methods: ["GET", "POST"] },
   { path: "/api/channels/oauth/{channel}/callback", methods: ["GET"] },
+  // LinkedIn with company pages: what the consent found, and the owner's choice of accounts to add.
+  { path: "/api/channels/oauth/{channel}/choice", methods: ["GET", "POST"] },
 ];
 
 const bodyLimitOf = (operation: Operation) =>

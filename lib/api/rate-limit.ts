@@ -13,10 +13,14 @@ const LIMITS = {
   image: () => getEnv().RATE_LIMIT_IMAGE_PER_MINUTE,
   /** Sign-ups per client IP: each costs a scrypt hash and creates an account. */
   signup: () => getEnv().RATE_LIMIT_SIGNUP_PER_MINUTE,
+  /** Invitations sent or re-sent, per owner and per brand, an hour: each is an email to anyone. */
+  invite_owner: () => getEnv().RATE_LIMIT_INVITE_PER_HOUR,
+  invite_brand: () => getEnv().RATE_LIMIT_INVITE_PER_BRAND_PER_HOUR,
 } as const;
 
 export type RateLimitBucket = keyof typeof LIMITS;
-const WINDOW_SECONDS = 60;
+/** Each bucket's fixed window: a minute, or an hour for invitations. */
+const windowSecondsOf = (bucket: RateLimitBucket) => (bucket.startsWith("invite_") ? 3600 : 60);
 
 /** Counts one request in its window: one upsert, prepared once per database. */
 const countRequest = preparedPerDb((db) =>
@@ -58,6 +62,7 @@ async function countInDatabase(key: string, windowStart: Date, now: number) {
   const [{ count }] = await countRequest(db).execute({ key, windowStart });
   // Old windows are useless; sweep them now and then rather than on every request.
   if (Math.random() < 0.01) {
+    // An hour's window (invitations) starts less than an hour ago, so it is never swept while it counts.
     await db.delete(rateLimitBuckets).where(lt(rateLimitBuckets.windowStart, new Date(now - 3600_000)));
   }
   return count;
@@ -76,9 +81,10 @@ export async function enforceRateLimit({
   subject: string;
 }): Promise<Record<string, string>> {
   const limit = LIMITS[bucket]();
+  const windowSeconds = windowSecondsOf(bucket);
   const now = Date.now();
-  const windowStart = new Date(Math.floor(now / (WINDOW_SECONDS * 1000)) * WINDOW_SECONDS * 1000);
-  const resetSeconds = Math.ceil((windowStart.getTime() + WINDOW_SECONDS * 1000 - now) / 1000);
+  const windowStart = new Date(Math.floor(now / (windowSeconds * 1000)) * windowSeconds * 1000);
+  const resetSeconds = Math.ceil((windowStart.getTime() + windowSeconds * 1000 - now) / 1000);
   const key = `${bucket}:${subject}`;
   const count =
     (await getDatabase()).kind === "pglite"
@@ -87,12 +93,12 @@ export async function enforceRateLimit({
   const headers = {
     "X-RateLimit-Limit": String(limit),
     "X-RateLimit-Remaining": String(Math.max(0, limit - count)),
-    "X-RateLimit-Reset": String(Math.ceil(windowStart.getTime() / 1000) + WINDOW_SECONDS),
+    "X-RateLimit-Reset": String(Math.ceil(windowStart.getTime() / 1000) + windowSeconds),
   };
   if (count > limit) {
     throw new ApiError(
       "rate_limited",
-      `Too many requests: at most ${limit} a minute. Try again in ${resetSeconds} s.`,
+      `Too many requests: at most ${limit} ${windowSeconds === 60 ? "a minute" : "an hour"}. Try again in ${resetSeconds} s.`,
       {
         headers: { ...headers, "Retry-After": String(resetSeconds) },
       },

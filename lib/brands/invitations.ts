@@ -1,10 +1,11 @@
 import "server-only";
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
-import { getDb, type Tx } from "@/db/client";
+import { type Db, getDb, type Tx } from "@/db/client";
 import { type BrandInvitation, brandInvitations, brandMembers, brands, users } from "@/db/schema";
 import { recordActivity } from "@/lib/activity/record-activity";
 import { ApiError, notFound } from "@/lib/api/api-error";
+import { enforceRateLimit } from "@/lib/api/rate-limit";
 import type { Principal } from "@/lib/auth/authenticate";
 import { isUniqueViolation, normalizeEmail } from "@/lib/auth/users";
 import type { BrandRole } from "@/lib/contracts/enums";
@@ -54,6 +55,19 @@ const unavailable = (status: Exclude<InvitationStatus, "pending">) =>
     }[status],
     { details: { reason: status } },
   );
+
+/**
+ * Counts one invitation email (sent or re-sent) against the owner's and the brand's hourly limits, once the
+ * caller is known to manage the brand (so nobody else spends the brand's budget). Throws 429 `rate_limited`
+ * past either; returns the X-RateLimit-* headers of the tighter one.
+ */
+async function countInvitationEmail(principal: Principal, brandId: string) {
+  await requireBrandPermission({ principal, brandId, permission: "member.manage" });
+  const owner = await enforceRateLimit({ bucket: "invite_owner", subject: principal.userId });
+  const brand = await enforceRateLimit({ bucket: "invite_brand", subject: brandId });
+  const remaining = (headers: Record<string, string>) => Number(headers["X-RateLimit-Remaining"]);
+  return remaining(owner) <= remaining(brand) ? owner : brand;
+}
 
 /** Inside a transaction, pass it: PGlite has one connection, and a query beside the transaction would wait on it. */
 async function inviterOf(userId: string, tx?: Tx) {
@@ -107,7 +121,8 @@ export async function createInvitation({
   email: string;
   role: BrandRole;
   origin: string;
-}): Promise<{ invitation: InvitationLinkResponse; created: boolean }> {
+}): Promise<{ invitation: InvitationLinkResponse; created: boolean; limitHeaders: Record<string, string> }> {
+  const limitHeaders = await countInvitationEmail(principal, brandId);
   const token = newToken();
   const normalized = normalizeEmail(email);
   const issue = async () =>
@@ -131,7 +146,7 @@ export async function createInvitation({
     inviter: await inviterOf(principal.userId),
     origin,
   });
-  return { invitation: answer, created };
+  return { invitation: answer, created, limitHeaders };
 }
 
 /** Inside createInvitation's transaction: refuse a member, re-issue an open invitation, or insert one. */
@@ -214,6 +229,7 @@ export async function resendInvitation({
   invitationId: string;
   origin: string;
 }) {
+  const limitHeaders = await countInvitationEmail(principal, brandId);
   const db = await getDb();
   const token = newToken();
   const { invitation, brandName } = await db.transaction(async (tx) => {
@@ -242,7 +258,14 @@ export async function resendInvitation({
     });
     return { invitation: row, brandName: brand.name };
   });
-  return deliver({ invitation, token, brandName, inviter: await inviterOf(principal.userId), origin });
+  const answer = await deliver({
+    invitation,
+    token,
+    brandName,
+    inviter: await inviterOf(principal.userId),
+    origin,
+  });
+  return { invitation: answer, limitHeaders };
 }
 
 /** DELETE …/invitations/{invitationId}: the link then says it was revoked. Revoking twice is a no-op. */
@@ -286,8 +309,20 @@ export async function revokeInvitation({
   });
 }
 
-/** GET /api/invitations/{token}: what the link offers, or why it no longer works. */
-export async function previewInvitation(token: string) {
+/** The role `userId` already has in the brand, or null. */
+async function memberRole(db: Tx | Db, brandId: string, userId: string) {
+  const [member] = await db
+    .select({ role: brandMembers.role })
+    .from(brandMembers)
+    .where(and(eq(brandMembers.brandId, brandId), eq(brandMembers.userId, userId)));
+  return member?.role ?? null;
+}
+
+/**
+ * GET /api/invitations/{token}: what the link offers, or why it no longer works. A signed-in caller who is
+ * already a member of the brand reads their role in `yourRole` (the page then offers no Join).
+ */
+export async function previewInvitation(token: string, principal?: Principal | null) {
   const db = await getDb();
   const [row] = await db
     .select({
@@ -304,17 +339,20 @@ export async function previewInvitation(token: string) {
   const status = statusOf(row.invitation);
   if (status !== "pending") throw unavailable(status);
   return {
+    brandId: row.invitation.brandId,
     brandName: row.brandName,
     email: row.invitation.email,
     role: row.invitation.role,
     invitedBy: row.inviterName || row.inviterEmail || null,
     expiresAt: row.invitation.expiresAt.toISOString(),
+    yourRole: principal ? await memberRole(db, row.invitation.brandId, principal.userId) : null,
   };
 }
 
 /**
- * POST /api/invitations/{token}/accept: the signed-in user joins with the invitation's role (a member
- * already keeps their role), and the link is used up.
+ * POST /api/invitations/{token}/accept: the signed-in user joins with the invitation's role, and the link is
+ * used up. A member already (an owner opening someone else's link) gets 409 `already_member` and the
+ * invitation stays open for the person it was sent to.
  */
 export async function acceptInvitation({ principal, token }: { principal: Principal; token: string }) {
   const db = await getDb();
@@ -327,15 +365,18 @@ export async function acceptInvitation({ principal, token }: { principal: Princi
     if (!invitation) throw notFound("Invitation");
     const status = statusOf(invitation);
     if (status !== "pending") throw unavailable(status);
+    const role = await memberRole(tx, invitation.brandId, principal.userId);
+    if (role) {
+      throw new ApiError(
+        "already_member",
+        `You are already a member of this brand (${role}). The invitation stays open for ${invitation.email}.`,
+        { details: { brandId: invitation.brandId, role } },
+      );
+    }
     await tx
       .update(brandInvitations)
       .set({ acceptedAt: new Date(), acceptedBy: principal.userId })
       .where(eq(brandInvitations.id, invitation.id));
-    const [existing] = await tx
-      .select({ role: brandMembers.role })
-      .from(brandMembers)
-      .where(and(eq(brandMembers.brandId, invitation.brandId), eq(brandMembers.userId, principal.userId)));
-    if (existing) return { brandId: invitation.brandId, role: existing.role };
     await tx
       .insert(brandMembers)
       .values({ brandId: invitation.brandId, userId: principal.userId, role: invitation.role });

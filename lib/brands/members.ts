@@ -9,6 +9,7 @@ import { membershipChanged } from "@/lib/auth/membership-events";
 import type { BrandRole } from "@/lib/contracts/enums";
 import { roleRank } from "@/lib/contracts/permissions";
 import type { MemberResponse } from "@/lib/contracts/teams";
+import { disconnectPersonalChannels } from "@/lib/publishing/personal-channels";
 import { requireBrandPermission } from "./brand-access";
 
 const memberColumns = {
@@ -94,7 +95,10 @@ export async function updateMemberRole({
   return toMember(member);
 }
 
-/** DELETE /api/brands/{brandId}/members/{userId}: their next request, on any process, answers 404. */
+/**
+ * DELETE /api/brands/{brandId}/members/{userId}: their next request, on any process, answers 404. Their
+ * personal channel connections (LinkedIn member, Instagram) leave with them; page connections stay.
+ */
 export async function removeMember({
   principal,
   brandId,
@@ -105,7 +109,7 @@ export async function removeMember({
   userId: string;
 }) {
   const db = await getDb();
-  await db.transaction(async (tx) => {
+  const afterCommit = await db.transaction(async (tx) => {
     await requireBrandPermission({ principal, brandId, permission: "member.manage", tx });
     const { target, owners } = await lockMembers(tx, brandId, userId);
     if (target.role === "owner" && owners <= 1) throw lastOwner(brandId);
@@ -120,6 +124,14 @@ export async function removeMember({
       subjectId: userId,
       details: { email: target.email, role: target.role },
     });
+    return disconnectPersonalChannels(tx, {
+      userId,
+      email: target.email,
+      brandIds: [brandId],
+      actorId: principal.userId,
+      reason: "member_removed",
+    });
   });
   membershipChanged(userId);
+  await afterCommit();
 }

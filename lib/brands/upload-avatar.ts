@@ -25,8 +25,9 @@ export async function uploadAvatar({
   brandId: string;
   file: Buffer;
 }) {
-  const image = await normalizeAvatarImage(file);
+  // Who may first (403 before any 400 about the file, like every other upload), then what.
   await getBrandForPrincipal({ principal, brandId, permission: "brand.update" });
+  const image = await normalizeAvatarImage(file);
 
   const storage = getMediaStorage();
   const imageKey = newAvatarImageKey(brandId, image.format);

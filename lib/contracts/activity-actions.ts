@@ -26,5 +26,7 @@ export const ACTIVITY_ACTIONS = [
   "api_key.revoked",
   "webhook.created",
   "webhook.revoked",
+  // A person's own LinkedIn or Instagram account leaves the brand with them (removed, or account deleted).
+  "channel.personal_disconnected",
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];

@@ -68,6 +68,14 @@ export const ERROR_DETAILS: Partial<Record<ErrorCode, z.ZodType>> = {
     actual: z.int().describe("What the post has."),
     withMedia: z.boolean().describe("Whether the post is sent with media (Telegram allows less text then)."),
   }),
+  already_member: z.object({
+    brandId: z.string(),
+    role: z.enum(BRAND_ROLES).describe("The caller's role in the brand now."),
+  }),
+  cross_site_request: z.object({
+    secFetchSite: z.string().nullable().describe("The browser's Sec-Fetch-Site, when it sent one."),
+    origin: z.string().nullable().describe("The request's Origin, when it had one."),
+  }),
   post_not_approved: z.object({ status: z.string().describe("The post's status now.") }),
   channel_check_failed: z.object({
     check: z

@@ -52,7 +52,7 @@ export const connectChannelBody = z.object({
   channel: z
     .literal("telegram")
     .describe(
-      "Telegram connects here with a bot token; LinkedIn and Instagram connect through OAuth (GET /api/channels/oauth/{linkedin|instagram}/start).",
+      "Telegram connects here with a bot token; LinkedIn and Instagram connect through OAuth (the brand page POSTs /api/channels/oauth/{linkedin|instagram}/start).",
     ),
   botToken: userText()
     .trim()

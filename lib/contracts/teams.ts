@@ -85,11 +85,17 @@ export const createInvitationBody = z.strictObject(
 
 export const invitationPreviewResponse = z
   .object({
+    brandId: idOf("brd"),
     brandName: z.string().meta({ example: "Northwind Coffee" }),
     email: z.string().meta({ example: "sam@example.com" }),
     role,
     invitedBy: z.string().nullable().meta({ example: "Maria" }),
     expiresAt: isoDateTime.meta({ example: "2025-05-08T09:30:00.000Z" }),
+    yourRole: role
+      .nullable()
+      .describe(
+        "With a bearer token of someone already in the brand: their role (they cannot accept; the invitation stays open). Otherwise null.",
+      ),
   })
   .meta({ id: "InvitationPreview" });
 
@@ -98,8 +104,18 @@ export const acceptInvitationResponse = z
   .meta({ id: "AcceptedInvitation" });
 
 export const deleteAccountBody = z.strictObject(
-  { password: signUpBody.shape.password.describe("The account's password, to confirm.") },
-  { error: "Send { password }." },
+  {
+    password: signUpBody.shape.password
+      .optional()
+      .describe("The account's password, to confirm (an account that has one)."),
+    confirmEmail: z
+      .string()
+      .max(254)
+      .optional()
+      .meta({ example: "maria@example.com" })
+      .describe("The account's email, typed to confirm: for an account made by OAuth sign-in (no password)."),
+  },
+  { error: "Send { password } (or { confirmEmail } for an account with no password)." },
 );
 
 const brandParams = z.object({ brandId: idOf("brd") });
@@ -141,7 +157,8 @@ export const removeMember = defineOperation({
   title: "Remove member",
   auth: "bearer",
   permission: "member.manage",
-  summary: "Removes a member from the brand; their next request on any server answers 404 for it.",
+  summary:
+    "Removes a member from the brand; their next request on any server answers 404 for it. Their personal LinkedIn and Instagram connections to the brand are disconnected with them.",
   pathParams: memberParams,
   responses: { 204: { description: "The member is removed." } },
   errors: ["unauthorized", "not_found", "forbidden", "last_owner", "service_unavailable", "internal_error"],
@@ -163,7 +180,7 @@ export const createInvitation = defineOperation({
   title: "Invite member",
   auth: "bearer",
   permission: "member.manage",
-  summary: `Invites someone by email with a role: a single-use link that expires after ${INVITATION_TTL_DAYS} days, emailed when SMTP_URL is set. An email that already has an open invitation to the brand (any case) gets that one re-issued, never a second.`,
+  summary: `Invites someone by email with a role: a single-use link that expires after ${INVITATION_TTL_DAYS} days, emailed when SMTP_URL is set. An email that already has an open invitation to the brand (any case) gets that one re-issued, never a second. Limited per owner and per brand an hour (RATE_LIMIT_INVITE_PER_HOUR, RATE_LIMIT_INVITE_PER_BRAND_PER_HOUR), re-sends included.`,
   pathParams: brandParams,
   body: createInvitationBody,
   responses: {
@@ -179,6 +196,7 @@ export const createInvitation = defineOperation({
     "unauthorized",
     "not_found",
     "forbidden",
+    "rate_limited",
     "payload_too_large",
     "service_unavailable",
     "internal_error",
@@ -191,7 +209,7 @@ export const resendInvitation = defineOperation({
   auth: "bearer",
   permission: "member.manage",
   summary:
-    "Issues a new link for a pending or expired invitation (the old link stops working) and sends it again.",
+    "Issues a new link for a pending or expired invitation (the old link stops working) and sends it again. Counts against the same hourly limits as Invite member.",
   pathParams: invitationParams,
   body: z.object({}).meta({ id: "ResendInvitationRequest" }),
   responses: { 200: { description: "The invitation and its new link.", schema: invitationLinkResponse } },
@@ -200,6 +218,7 @@ export const resendInvitation = defineOperation({
     "not_found",
     "forbidden",
     "invitation_unavailable",
+    "rate_limited",
     "payload_too_large",
     "service_unavailable",
     "internal_error",
@@ -211,17 +230,26 @@ export const revokeInvitation = defineOperation({
   title: "Revoke invitation",
   auth: "bearer",
   permission: "member.manage",
-  summary: "Revokes an invitation; its link then says it was revoked.",
+  summary:
+    "Revokes an invitation; its link then says it was revoked. Revoking twice is a no-op; an invitation already accepted answers 410 invitation_unavailable (reason accepted): remove the member instead.",
   pathParams: invitationParams,
   responses: { 200: { description: "The revoked invitation.", schema: invitationResponse } },
-  errors: ["unauthorized", "not_found", "forbidden", "service_unavailable", "internal_error"],
+  errors: [
+    "unauthorized",
+    "not_found",
+    "forbidden",
+    "invitation_unavailable",
+    "service_unavailable",
+    "internal_error",
+  ],
 });
 
 export const getInvitation = defineOperation({
   ...ROUTES.getInvitation,
   title: "Open invitation",
   auth: "none",
-  summary: "What an invitation link offers: the brand, the role, who invited and until when.",
+  summary:
+    "What an invitation link offers: the brand, the role, who invited and until when. No token needed; with one, `yourRole` tells a member they are in the brand already.",
   pathParams: invitationTokenParams,
   responses: { 200: { description: "The invitation.", schema: invitationPreviewResponse } },
   errors: ["not_found", "invitation_unavailable", "service_unavailable", "internal_error"],
@@ -231,7 +259,8 @@ export const acceptInvitation = defineOperation({
   ...ROUTES.acceptInvitation,
   title: "Accept invitation",
   auth: "bearer",
-  summary: "Joins the brand with the invitation's role as the signed-in user; the link then stops working.",
+  summary:
+    "Joins the brand with the invitation's role as the signed-in user; the link then stops working. A member already gets 409 already_member and the invitation stays open.",
   pathParams: invitationTokenParams,
   body: z.object({}).meta({ id: "AcceptInvitationRequest" }),
   responses: { 200: { description: "The membership.", schema: acceptInvitationResponse } },
@@ -239,6 +268,7 @@ export const acceptInvitation = defineOperation({
     "unauthorized",
     "not_found",
     "invitation_unavailable",
+    "already_member",
     "payload_too_large",
     "service_unavailable",
     "internal_error",
@@ -250,13 +280,15 @@ export const deleteAccount = defineOperation({
   title: "Delete account",
   auth: "bearer",
   summary:
-    "Deletes the caller's account, with its password; its API keys and tokens stop at once. Refused while it is a brand's last owner.",
+    "Deletes the caller's account from a signed-in session (not an API key), confirmed with its password (or its email, for an account made by OAuth sign-in); throttled like sign-in. Its API keys and tokens stop at once and its personal channel connections are disconnected. Refused while it is a brand's last owner.",
   body: deleteAccountBody,
   responses: { 204: { description: "The account is deleted." } },
   errors: [
     "invalid_request",
     "unauthorized",
+    "session_required",
     "last_owner",
+    "rate_limited",
     "payload_too_large",
     "service_unavailable",
     "internal_error",

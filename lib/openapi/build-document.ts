@@ -56,7 +56,7 @@ const HEADERS: Record<string, { description: string; schema: JsonObject }> = {
   "WWW-Authenticate": { description: 'Always `Bearer error="invalid_token"`.', schema: { type: "string" } },
   "X-RateLimit-Limit": {
     description:
-      "Requests allowed per one-minute window for this token (for sign-up: this client address). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers.",
+      "Requests allowed per one-minute window for this token (for sign-up: this client address; for invitations: per hour, the owner's or the brand's limit, whichever has less left). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers.",
     schema: integer,
   },
   "X-RateLimit-Remaining": { description: "Requests left in the current window.", schema: integer },

@@ -28,11 +28,17 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     "The body is over the operation's limit (JSON 256 KB unless stated otherwise; uploads 5 MB). Refused before it is read whole.",
   forbidden:
     "The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`.",
+  session_required:
+    "The operation needs a signed-in session (its access token); an API key may not do it (deleting the account).",
+  cross_site_request:
+    "A browser sent the request from another site (`Sec-Fetch-Site` not `same-origin`, or a foreign `Origin`): starting a channel connection only from the app's own page. `details`: `{ secFetchSite, origin }`.",
   job_not_cancelable:
     "The video job has already succeeded or failed; only a queued or running job can be canceled. `details`: `{ status }`.",
   post_not_approved: "The brand requires approval, and the post has not been approved.",
   invitation_unavailable:
     "The invitation link cannot be used any more. `details`: `{ reason }`, one of `accepted`, `expired`, `revoked`.",
+  already_member:
+    "The signed-in user opening an invitation is already a member of its brand; the invitation stays open for the person it was sent to. `details`: `{ brandId, role }`.",
   last_owner:
     "The change would leave a brand without an owner: promote another member first. `details`: `{ brandId }`.",
   channel_reauth_required:

@@ -26,6 +26,9 @@ function checkFailed(check: Check | "unreachable", message: string, platformMess
   return new ApiError("channel_check_failed", message, { details: { check, platformMessage } });
 }
 
+/** How long to wait before connecting again after Telegram did not answer, when it named no time itself. */
+export const PLATFORM_RETRY_AFTER_SECONDS = 30;
+
 /** One check call; a refusal names the check, an outage is provider_unavailable (nothing was saved). */
 async function check<T>(step: Check, token: string, method: string, body: Record<string, unknown>) {
   try {
@@ -48,10 +51,12 @@ async function check<T>(step: Check, token: string, method: string, body: Record
           )
         : checkFailed("admin", "The bot is not an administrator of the channel.", error.message);
     }
+    // Telegram's own wait when it named one (429), else a short one: a 503 always says when to try again.
+    const seconds = error.retryAfterSeconds ?? PLATFORM_RETRY_AFTER_SECONDS;
     throw new ApiError(
       "provider_unavailable",
       "Telegram did not answer the connection check; nothing was saved. Try again shortly.",
-      error.retryAfterSeconds ? { headers: { "Retry-After": String(error.retryAfterSeconds) } } : {},
+      { headers: { "Retry-After": String(seconds) } },
     );
   }
 }
@@ -114,6 +119,7 @@ export async function connectChannel({
     status: "active" as const,
     statusMessage: null,
     updatedAt: now,
+    connectedBy: principal.userId,
   };
   const [row] = existing
     ? await db.update(channelConnections).set(fields).where(eq(channelConnections.id, id)).returning()

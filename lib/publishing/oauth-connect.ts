@@ -11,6 +11,7 @@ import { log } from "@/lib/log";
 import { encryptSecret } from "@/lib/security/encrypt-secret";
 import { keepChannelAvatar, removeChannelAvatar } from "./channel-avatar";
 import type { OAuthCredentials } from "./channels";
+import { PLATFORM_RETRY_AFTER_SECONDS } from "./connect-channel";
 import {
   exchangeInstagramCode,
   instagramAccount,
@@ -34,7 +35,7 @@ import { PlatformError } from "./platform-error";
 export const OAUTH_CHANNELS = ["linkedin", "instagram"] as const;
 export type OAuthChannel = (typeof OAUTH_CHANNELS)[number];
 
-type ConnectedAccount = {
+export type ConnectedAccount = {
   tokens: LinkedInTokens;
   externalId: string;
   accountName: string;
@@ -158,7 +159,8 @@ const RESTART = "Start connecting again from the brand's settings.";
  * GET /api/channels/oauth/{channel}/callback: checks the state (signed, not expired, this user, this
  * platform), exchanges the code, reads the account, and saves the connection with its tokens encrypted.
  * Connecting the same account again replaces the tokens and clears `needs_reconnect`. LinkedIn with
- * LINKEDIN_ORGANIZATIONS also connects each company page the member may post as. Answers the brand id and the
+ * LINKEDIN_ORGANIZATIONS that finds company pages the member may post as saves nothing yet: it answers the
+ * accounts found (`choice`), for the owner to choose from. Otherwise answers the brand id and the
  * signed-in account's connection.
  */
 export async function finishOAuth({
@@ -222,17 +224,34 @@ export async function finishOAuth({
     throw new ApiError(
       "provider_unavailable",
       `${platform} did not answer; nothing was connected. ${RESTART}`,
-      error.retryAfterSeconds ? { headers: { "Retry-After": String(error.retryAfterSeconds) } } : {},
+      { headers: { "Retry-After": String(error.retryAfterSeconds ?? PLATFORM_RETRY_AFTER_SECONDS) } },
     );
   }
-  // New connections a millisecond apart, so lists (by creation) show the member before their pages.
+  // LinkedIn found pages besides the member: the owner chooses which to add (lib/publishing/oauth-choice.ts).
+  if (accounts.length > 1) return { brandId: brand.id, choice: accounts };
+  const [channelId] = await saveConnections({ principal, brandId: brand.id, channel, accounts });
+  return { brandId: brand.id, channelId };
+}
+
+/** Saves the accounts, a millisecond apart, so lists (by creation) show the member before their pages. */
+export async function saveConnections({
+  principal,
+  brandId,
+  channel,
+  accounts,
+}: {
+  principal: Principal;
+  brandId: string;
+  channel: OAuthChannel;
+  accounts: ConnectedAccount[];
+}) {
   const startedAt = Date.now();
   const channelIds: string[] = [];
   for (const [index, account] of accounts.entries()) {
     const createdAt = new Date(startedAt + index);
-    channelIds.push(await saveConnection({ principal, brandId: brand.id, channel, account, createdAt }));
+    channelIds.push(await saveConnection({ principal, brandId, channel, account, createdAt }));
   }
-  return { brandId: brand.id, channelId: channelIds[0] };
+  return channelIds;
 }
 
 /** One connected account: new, or the same account again (reconnect: new tokens, `needs_reconnect` cleared). */
@@ -274,6 +293,7 @@ async function saveConnection({
     status: "active" as const,
     statusMessage: null,
     updatedAt: createdAt,
+    connectedBy: principal.userId,
   };
   if (existing) await db.update(channelConnections).set(fields).where(eq(channelConnections.id, id));
   else

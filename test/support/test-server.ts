@@ -248,6 +248,8 @@ export async function startTestServer(
     RATE_LIMIT_VIDEO_PER_MINUTE: "100000",
     RATE_LIMIT_IMAGE_PER_MINUTE: "100000",
     RATE_LIMIT_SIGNUP_PER_MINUTE: "100000",
+    RATE_LIMIT_INVITE_PER_HOUR: "100000",
+    RATE_LIMIT_INVITE_PER_BRAND_PER_HOUR: "100000",
     AUTH_IP_LOCKOUT_THRESHOLD: "100000",
     // Tests try wrong passwords on the shared demo account; the throttling test sets low thresholds itself.
     AUTH_LOCKOUT_THRESHOLD: "1000",

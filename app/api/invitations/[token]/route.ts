@@ -1,14 +1,19 @@
 import { withApi } from "@/lib/api/handler";
 import { readParams } from "@/lib/api/read-request";
+import { authenticate } from "@/lib/auth/authenticate";
 import { previewInvitation } from "@/lib/brands/invitations";
 import { invitationTokenParams, getInvitation as operation } from "@/lib/contracts/teams";
 
 export const dynamic = "force-dynamic";
 
 export const GET = withApi(
-  async (_req, { params }) => {
+  async (req, { params }) => {
     const { token } = readParams(params, invitationTokenParams);
-    return Response.json(await previewInvitation(token), { headers: { "Cache-Control": "no-store" } });
+    // Optional: a signed-in member learns they are in the brand already; anyone else reads the same preview.
+    const principal = await authenticate(req.headers.get("authorization"));
+    return Response.json(await previewInvitation(token, principal), {
+      headers: { "Cache-Control": "no-store" },
+    });
   },
   { docId: operation.id },
 );

@@ -1,6 +1,7 @@
 import { withApi } from "@/lib/api/handler";
 import { readJson } from "@/lib/api/read-request";
 import { withAuth } from "@/lib/api/with-auth";
+import { clientIp } from "@/lib/auth/client-ip";
 import { deleteAccount } from "@/lib/auth/delete-account";
 import { deleteAccountBody, deleteAccount as operation } from "@/lib/contracts/teams";
 
@@ -8,8 +9,8 @@ export const dynamic = "force-dynamic";
 
 export const DELETE = withApi(
   withAuth(async (req, { principal }) => {
-    const { password } = await readJson(req, deleteAccountBody);
-    await deleteAccount({ principal, password });
+    const body = await readJson(req, deleteAccountBody);
+    await deleteAccount({ principal, body, ip: clientIp(req.headers) });
     return new Response(null, { status: 204 });
   }),
   { docId: operation.id },

@@ -27,10 +27,16 @@ export const POST = withApi(
     const { brandId } = readParams(params, brandParams);
     const { email, role } = await readJson(req, createInvitationBody);
     const origin = publicOrigin(req);
-    const { invitation, created } = await createInvitation({ principal, brandId, email, role, origin });
+    const { invitation, created, limitHeaders } = await createInvitation({
+      principal,
+      brandId,
+      email,
+      role,
+      origin,
+    });
     return Response.json(invitation, {
       status: created ? 201 : 200,
-      headers: { "Cache-Control": "no-store" },
+      headers: { "Cache-Control": "no-store", ...limitHeaders },
     });
   }),
   { docId: createOperation.id },

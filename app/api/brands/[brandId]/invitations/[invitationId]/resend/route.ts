@@ -11,8 +11,8 @@ export const POST = withApi(
   withAuth(async (req, { principal, params }) => {
     const { brandId, invitationId } = readParams(params, invitationParams);
     const origin = publicOrigin(req);
-    const invitation = await resendInvitation({ principal, brandId, invitationId, origin });
-    return Response.json(invitation, { headers: { "Cache-Control": "no-store" } });
+    const { invitation, limitHeaders } = await resendInvitation({ principal, brandId, invitationId, origin });
+    return Response.json(invitation, { headers: { "Cache-Control": "no-store", ...limitHeaders } });
   }),
   { docId: operation.id },
 );
