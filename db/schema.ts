@@ -423,6 +423,8 @@ export const publications = pgTable(
     index("publications_brand_publish_at_idx").on(t.brandId, t.publishAt),
     index("publications_post_idx").on(t.postId),
     index("publications_status_idx").on(t.status, t.leaseUntil),
+    // Analytics: a brand's publications published in a period.
+    index("publications_brand_published_at_idx").on(t.brandId, t.publishedAt),
   ],
 );
 

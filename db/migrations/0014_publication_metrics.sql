@@ -60,6 +60,7 @@ CREATE INDEX "channel_follower_counts_brand_idx" ON "channel_follower_counts" US
 CREATE INDEX "publication_metric_latest_brand_idx" ON "publication_metric_latest" USING btree ("brand_id","metric");--> statement-breakpoint
 CREATE INDEX "publication_metric_pulls_due_idx" ON "publication_metric_pulls" USING btree ("due_at");--> statement-breakpoint
 CREATE INDEX "publication_metric_pulls_brand_idx" ON "publication_metric_pulls" USING btree ("brand_id","published_at");--> statement-breakpoint
+CREATE INDEX "publications_brand_published_at_idx" ON "publications" USING btree ("brand_id","published_at");--> statement-breakpoint
 -- Instagram channels connected before insights were asked for lack instagram_business_manage_insights:
 -- their owners are asked, once, to connect them again.
 INSERT INTO "channel_metric_state" ("channel_id", "notice")
