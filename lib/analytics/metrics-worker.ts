@@ -29,15 +29,31 @@ const globalForMetricsQueue = globalThis as unknown as {
   brandStudioMetricsQueues?: WeakMap<PgBoss, Promise<void>>;
 };
 
+/** Creates a queue, or updates its options (a queue's policy is fixed once it exists). */
+async function createOrUpdate(
+  boss: PgBoss,
+  name: string,
+  options: { policy: "stately" | "singleton" } & Record<string, unknown>,
+) {
+  const { policy: _fixed, ...updatable } = options;
+  if (await boss.getQueue(name)) await boss.updateQueue(name, updatable);
+  else await boss.createQueue(name, options);
+}
+
 async function createQueues(boss: PgBoss) {
   // `stately`: at most one queued and one running job per singletonKey, so a pull due again while the last one
   // still waits is not queued twice.
-  const pull = { policy: "stately" as const, retryLimit: 2, retryDelay: 30, expireInSeconds: 300 };
-  if (await boss.getQueue(METRICS_PULL_QUEUE)) await boss.updateQueue(METRICS_PULL_QUEUE, pull);
-  else await boss.createQueue(METRICS_PULL_QUEUE, pull);
-  const schedule = { policy: "singleton" as const, retryLimit: 0, expireInSeconds: 120 };
-  if (await boss.getQueue(METRICS_SCHEDULE_QUEUE)) await boss.updateQueue(METRICS_SCHEDULE_QUEUE, schedule);
-  else await boss.createQueue(METRICS_SCHEDULE_QUEUE, schedule);
+  await createOrUpdate(boss, METRICS_PULL_QUEUE, {
+    policy: "stately",
+    retryLimit: 2,
+    retryDelay: 30,
+    expireInSeconds: 300,
+  });
+  await createOrUpdate(boss, METRICS_SCHEDULE_QUEUE, {
+    policy: "singleton",
+    retryLimit: 0,
+    expireInSeconds: 120,
+  });
 }
 
 export function ensureMetricsQueues(boss: PgBoss): Promise<void> {
