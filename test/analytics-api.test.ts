@@ -131,10 +131,11 @@ describe("post metrics and brand analytics over HTTP", () => {
     const reversed = await call(`/api/brands/${brandId}/analytics?from=2025-02-01&to=2025-01-01`);
     expect(reversed.status).toBe(400);
 
-    for (const init of [
+    const asks: { path: string; headers: Record<string, string> }[] = [
       { path: "?format=csv", headers: {} },
       { path: "", headers: { accept: "text/csv" } },
-    ]) {
+    ];
+    for (const init of asks) {
       const response = await fetch(`${server.url}/api/brands/${brandId}/analytics${init.path}`, {
         headers: { authorization: `Bearer ${token}`, ...init.headers },
       });
