@@ -93,6 +93,8 @@ export type FakeInstagram = {
   calls: string[];
   grants: { grantType: string; status: number }[];
   issuedTokens: () => string[];
+  /** A long-lived token, as the OAuth flow would end with (for benches that skip the consent page). */
+  issueLongLivedToken: () => string;
   revokeAll: () => void;
   insights: FakeInsights;
   close: () => Promise<void>;
@@ -665,6 +667,7 @@ export async function startFakeInstagram(options: { port?: number } = {}): Promi
     calls,
     grants,
     issuedTokens: () => [...tokens.keys()],
+    issueLongLivedToken: () => issue("long").token,
     revokeAll() {
       for (const token of tokens.values()) token.revoked = true;
     },
