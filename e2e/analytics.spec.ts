@@ -41,7 +41,7 @@ test("connect Telegram, publish, advance the fake's numbers, and see them in the
   // The fake's channel gets reactions; an owner asks for the numbers now.
   await page.request.post(`${telegramUrl}/__fake/insights`, { data: { advance: 3 } });
   const results = page.getByRole("region", { name: /Results on Telegram/ });
-  await expect(page.getByRole("heading", { name: "Results" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Results", exact: true })).toBeVisible();
   await page.getByRole("button", { name: "Refresh now" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Reading the latest numbers" })).toBeVisible();
   // (9 👍 + 2 🔥) × 3 steps of the fake's growth.

@@ -306,7 +306,8 @@ export async function startFakeInstagram(options: { port?: number } = {}): Promi
           {
             access_token: short.token,
             user_id: account.userId,
-            permissions: "instagram_business_basic,instagram_business_content_publish",
+            permissions:
+              "instagram_business_basic,instagram_business_content_publish,instagram_business_manage_insights",
           },
         ],
       });
