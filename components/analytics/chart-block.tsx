@@ -30,6 +30,16 @@ export function ChartBlock({
   height?: number;
   percent?: boolean;
 }) {
+  const measured = data.some((point) => series.some((line) => typeof point[line.key] === "number"));
+  if (!measured)
+    return (
+      <figure className="min-w-0 space-y-2">
+        <figcaption className="text-sm font-medium text-slate-700">{title}</figcaption>
+        <p className="rounded-lg bg-slate-50 px-3 py-6 text-center text-sm text-slate-600">
+          No figures: these channels have not reported this (see why below).
+        </p>
+      </figure>
+    );
   const show = (value: ChartPoint[string]) =>
     typeof value === "number" ? (percent ? formatRate(value) : formatCount(value)) : "—";
   return (

@@ -47,7 +47,7 @@ export default function SeriesChart({
               name={line.name}
               stroke={line.color}
               strokeWidth={2}
-              dot={data.length < 3}
+              dot={data.filter((point) => typeof point[line.key] === "number").length <= 31}
               connectNulls
               isAnimationActive={false}
             />
