@@ -40,7 +40,7 @@ async function main() {
     DATABASE_URL: url.toString(),
     DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "bs-bench-analytics-")),
     NODE_ENV: "development",
-    AUTH_SECRET: process.env.AUTH_SECRET ?? "bench-analytics-secret-0123456789abcdef",
+    AUTH_SECRET: "bench-analytics-secret-0123456789abcdef",
     INSTAGRAM_GRAPH_BASE_URL: instagram.url,
     INSTAGRAM_APP_ID: instagram.appId,
     INSTAGRAM_APP_SECRET: instagram.appSecret,
