@@ -45,7 +45,7 @@ export function ChartBlock({
   return (
     <figure className="min-w-0 space-y-2">
       <figcaption className="text-sm font-medium text-slate-700">{title}</figcaption>
-      <div style={{ height }}>
+      <div className="overflow-hidden" style={{ height }}>
         <SeriesChart data={data} series={series} height={height} percent={percent} />
       </div>
       <details className="text-sm">
