@@ -35,7 +35,10 @@ test("connect Telegram, publish, advance the fake's numbers, and see them in the
   await expect(panel.getByText("Connected Results News.")).toBeVisible();
 
   await page.goto(`/studio/${postId}`);
-  await page.getByTestId("publish-panel").getByRole("button", { name: "Publish to Results News now" }).click();
+  await page
+    .getByTestId("publish-panel")
+    .getByRole("button", { name: "Publish to Results News now" })
+    .click();
   await expect(page.getByTestId("post-status")).toHaveText("published", { timeout: 30_000 });
 
   // The fake's channel gets reactions; an owner asks for the numbers now.
