@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
+  date,
   index,
   integer,
   jsonb,
@@ -21,6 +23,7 @@ import type {
   PublicationStatus,
   VideoJobStatus,
 } from "@/lib/contracts/enums";
+import type { MetricName, MissingMetrics } from "@/lib/contracts/metric-names";
 
 export type {
   AvatarStatus,
@@ -423,6 +426,112 @@ export const publications = pgTable(
     index("publications_brand_publish_at_idx").on(t.brandId, t.publishAt),
     index("publications_post_idx").on(t.postId),
     index("publications_status_idx").on(t.status, t.leaseUntil),
+    // Analytics: a brand's publications published in a period.
+    index("publications_brand_published_at_idx").on(t.brandId, t.publishedAt),
+  ],
+);
+
+/**
+ * A publication's results over time (DESIGN §11): one row per metric per capture. Values are counts as the
+ * platform reported them at `captured_at`; a metric a platform does not give, or has not given yet, has no
+ * row (never a 0 row).
+ */
+export const publicationMetrics = pgTable(
+  "publication_metrics",
+  {
+    publicationId: text("publication_id")
+      .notNull()
+      .references(() => publications.id, { onDelete: "cascade" }),
+    metric: text("metric").$type<MetricName>().notNull(),
+    value: bigint("value", { mode: "number" }).notNull(),
+    capturedAt: at("captured_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.publicationId, t.metric, t.capturedAt] })],
+);
+
+/** The newest value per publication and metric, so reads never scan the history. */
+export const publicationMetricLatest = pgTable(
+  "publication_metric_latest",
+  {
+    publicationId: text("publication_id")
+      .notNull()
+      .references(() => publications.id, { onDelete: "cascade" }),
+    brandId: text("brand_id")
+      .notNull()
+      .references(() => brands.id, { onDelete: "cascade" }),
+    metric: text("metric").$type<MetricName>().notNull(),
+    value: bigint("value", { mode: "number" }).notNull(),
+    capturedAt: at("captured_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.publicationId, t.metric] }),
+    index("publication_metric_latest_brand_idx").on(t.brandId, t.metric),
+  ],
+);
+
+/**
+ * When a published publication's results are next pulled (null: never again, past 90 days), what the last
+ * pull said of the metrics it did not get (`unavailable` with the reason, or `pending`), and the last
+ * failure. One row per published publication, made by the scheduler.
+ */
+export const publicationMetricPulls = pgTable(
+  "publication_metric_pulls",
+  {
+    publicationId: text("publication_id")
+      .primaryKey()
+      .references(() => publications.id, { onDelete: "cascade" }),
+    brandId: text("brand_id")
+      .notNull()
+      .references(() => brands.id, { onDelete: "cascade" }),
+    channelId: text("channel_id").references(() => channelConnections.id, { onDelete: "set null" }),
+    publishedAt: at("published_at").notNull(),
+    dueAt: at("due_at"),
+    pulledAt: at("pulled_at"),
+    refreshRequestedAt: at("refresh_requested_at"),
+    missing: jsonb("missing").$type<MissingMetrics>().notNull().default({}),
+    errorCode: text("error_code"),
+    errorMessage: text("error_message"),
+    failures: integer("failures").notNull().default(0),
+  },
+  (t) => [
+    index("publication_metric_pulls_due_idx").on(t.dueAt),
+    index("publication_metric_pulls_brand_idx").on(t.brandId, t.publishedAt),
+  ],
+);
+
+/**
+ * Per channel: when its pulls may run again after a platform's limit (429, quota headers), a notice for
+ * its owners (a permission to grant by reconnecting), Telegram's getUpdates offset, and the day its
+ * follower count was last read.
+ */
+export const channelMetricState = pgTable("channel_metric_state", {
+  channelId: text("channel_id")
+    .primaryKey()
+    .references(() => channelConnections.id, { onDelete: "cascade" }),
+  backoffUntil: at("backoff_until"),
+  notice: text("notice"),
+  updateOffset: bigint("update_offset", { mode: "number" }),
+  followersPulledAt: at("followers_pulled_at"),
+  updatedAt: updatedAt(),
+});
+
+/** Subscribers or followers of a channel, one count per channel per UTC day (the day's last reading). */
+export const channelFollowerCounts = pgTable(
+  "channel_follower_counts",
+  {
+    channelId: text("channel_id")
+      .notNull()
+      .references(() => channelConnections.id, { onDelete: "cascade" }),
+    brandId: text("brand_id")
+      .notNull()
+      .references(() => brands.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    count: bigint("count", { mode: "number" }).notNull(),
+    capturedAt: at("captured_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.channelId, t.day] }),
+    index("channel_follower_counts_brand_idx").on(t.brandId, t.day),
   ],
 );
 
@@ -476,3 +585,4 @@ export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect;
 export type WebhookDelivery = typeof webhookDeliveries.$inferSelect;
 export type BrandInvitation = typeof brandInvitations.$inferSelect;
 export type ActivityEntry = typeof activityLog.$inferSelect;
+export type PublicationMetricPull = typeof publicationMetricPulls.$inferSelect;

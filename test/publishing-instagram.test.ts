@@ -99,7 +99,7 @@ describe("connecting Instagram through OAuth", () => {
       response_type: "code",
       client_id: instagram.appId,
       redirect_uri: `${server.url}/api/channels/oauth/instagram/callback`,
-      scope: "instagram_business_basic,instagram_business_content_publish",
+      scope: "instagram_business_basic,instagram_business_content_publish,instagram_business_manage_insights",
     });
     expect(authorizeUrl.searchParams.get("state")).toMatch(/^[\w-]+\.[\w-]{43}$/);
 

@@ -971,6 +971,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/posts/{postId}/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get post metrics
+         * @description Returns a post's results per published publication: the latest value of each metric (or why it is missing) and every capture over time.
+         *
+         *     Docs card: [/api-docs/get-post-metrics](/api-docs/get-post-metrics).
+         */
+        get: operations["get-post-metrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/{postId}/metrics/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Refresh post metrics
+         * @description Reads a post's results from the platforms again now, instead of at their next turn. Owners only; once per 5 minutes per post.
+         *
+         *     Docs card: [/api-docs/refresh-post-metrics](/api-docs/refresh-post-metrics).
+         */
+        post: operations["refresh-post-metrics"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/brands/{brandId}/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get brand analytics
+         * @description A brand's results for a period (at most a year) and an optional channel: totals against the previous period, per day, followers, a weekday × hour grid, top posts (paginated) and why some numbers are missing. `format=csv` or `Accept: text/csv` answers the per-post rows as CSV.
+         *
+         *     Docs card: [/api-docs/get-brand-analytics](/api-docs/get-brand-analytics).
+         */
+        get: operations["get-brand-analytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -8242,6 +8308,453 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActivityPage"];
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "get-post-metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                postId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The post's results per publication. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example pst_7Hq2mXbV9kLr3NpQ */
+                        postId: string;
+                        /** @description One entry per published publication of the post. */
+                        publications: {
+                            /** @example pub_7Hq2mXbV9kLr3NpQ */
+                            publicationId: string;
+                            channelId: string | null;
+                            /** @enum {string} */
+                            channel: "telegram" | "instagram" | "linkedin";
+                            /** @description The channel's name, null once disconnected. */
+                            accountName: string | null;
+                            publishedAt: string | null;
+                            permalink: string | null;
+                            /** @description The last successful pull; null before the first. */
+                            pulledAt: string | null;
+                            /** @description When the results are read next (hourly to 24 h, 6-hourly to day 7, daily to 30, weekly to 90); null after day 90. */
+                            nextPullAt: string | null;
+                            /** @description Why the last pull failed (rate_limited, channel_reauth_required, provider_unavailable); earlier values stay. */
+                            error: {
+                                code: string;
+                                message: string | null;
+                            } | null;
+                            /** @description Something an owner can do for more results, such as reconnecting to grant insights. */
+                            notice: string | null;
+                            /** @description interactions ÷ reach, when both are measured; else null. */
+                            engagementRate: number | null;
+                            /** @description Every metric, in a fixed order. */
+                            metrics: {
+                                /** @enum {string} */
+                                name: "views" | "reach" | "reactions" | "comments" | "shares" | "saves" | "interactions";
+                                /** @description The latest value the platform reported; null when the metric is pending or unavailable (never 0 for those). */
+                                value: number | null;
+                                /**
+                                 * @description `measured`: `value` is the platform's; `pending`: the platform has not reported it yet; `unavailable`: the platform does not give it for this channel (see `reason`).
+                                 * @enum {string}
+                                 */
+                                state: "measured" | "pending" | "unavailable";
+                                /** @description Why the value is missing, for pending and unavailable. */
+                                reason: string | null;
+                                /** @description When `value` was read from the platform. */
+                                capturedAt: string | null;
+                            }[];
+                            /** @description Every capture, oldest first. */
+                            series: {
+                                /** Format: date-time */
+                                capturedAt: string;
+                                /** @description The metrics read at that capture. */
+                                values: {
+                                    [key: string]: number;
+                                };
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "refresh-post-metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                postId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pulls are queued. */
+            202: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current window ends: a Unix time in seconds (not a number of seconds to wait). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example pst_7Hq2mXbV9kLr3NpQ */
+                        postId: string;
+                        /** @description How many of the post's publications will be read again within a minute. */
+                        queued: number;
+                    };
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `rate_limited`: Too many requests from this token. `Retry-After` and `X-RateLimit-*` headers say when to retry. */
+            429: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description When the current window ends: a Unix time in seconds (not a number of seconds to wait). */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "get-brand-analytics": {
+        parameters: {
+            query?: {
+                /** @description First day (in the brand's time zone), YYYY-MM-DD. Default: 29 days before `to`. */
+                from?: string;
+                /** @description Last day, inclusive. Default: today in the brand's time zone. */
+                to?: string;
+                /** @description Only this channel connection's publications. */
+                channelId?: string;
+                /** @description Page of `topPosts`. Default: 1. */
+                page?: number;
+                /** @description Top posts per page. Default: 10. */
+                pageSize?: number;
+                /** @description `csv`: the per-post rows as CSV (also with Accept: text/csv). Default: "json". */
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path: {
+                brandId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The brand's analytics (JSON), or the per-post rows (text/csv). */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example brd_7Hq2mXbV9kLr3NpQ */
+                        brandId: string;
+                        /** @description The brand's IANA time zone: days and the weekday × hour grid are in it. */
+                        timeZone: string;
+                        /** Format: date */
+                        from: string;
+                        /** Format: date */
+                        to: string;
+                        totals: {
+                            /** @description Publications published in the period. */
+                            posts: number;
+                            views: number | null;
+                            reach: number | null;
+                            interactions: number | null;
+                            /** @description Σ interactions ÷ Σ reach over the publications that report both; null when none does. */
+                            engagementRate: number | null;
+                        };
+                        /** @description The same totals for the period of equal length just before. */
+                        previous: {
+                            /** @description Publications published in the period. */
+                            posts: number;
+                            views: number | null;
+                            reach: number | null;
+                            interactions: number | null;
+                            /** @description Σ interactions ÷ Σ reach over the publications that report both; null when none does. */
+                            engagementRate: number | null;
+                        };
+                        /** @description Per day of publishing, every day of the period (posts 0 on a day without any). */
+                        daily: {
+                            /** Format: date */
+                            day: string;
+                            posts: number;
+                            views: number | null;
+                            reach: number | null;
+                            interactions: number | null;
+                            engagementRate: number | null;
+                        }[];
+                        /** @description Subscribers or followers per channel per day, when the platform gives them. */
+                        followers: {
+                            /** @example chn_7Hq2mXbV9kLr3NpQ */
+                            channelId: string;
+                            /** @enum {string} */
+                            channel: "telegram" | "instagram" | "linkedin";
+                            /** Format: date */
+                            day: string;
+                            count: number;
+                        }[];
+                        /** @description Engagement by the weekday and hour a post was published, in the brand's time zone (slots with posts only). */
+                        heatmap: {
+                            /** @description 0 = Monday … 6 = Sunday. */
+                            weekday: number;
+                            hour: number;
+                            posts: number;
+                            engagementRate: number | null;
+                        }[];
+                        topPosts: {
+                            /** @description By interactions, then reach. */
+                            items: {
+                                /** @example pub_7Hq2mXbV9kLr3NpQ */
+                                publicationId: string;
+                                /** @example pst_7Hq2mXbV9kLr3NpQ */
+                                postId: string;
+                                /** @enum {string} */
+                                channel: "telegram" | "instagram" | "linkedin";
+                                caption: string;
+                                /** @description The post's first image (a signed URL), when it has one. */
+                                thumbnailUrl: string | null;
+                                permalink: string | null;
+                                /** Format: date-time */
+                                publishedAt: string;
+                                views: number | null;
+                                reach: number | null;
+                                interactions: number | null;
+                                engagementRate: number | null;
+                            }[];
+                            page: number;
+                            pageSize: number;
+                            total: number;
+                        };
+                        /** @description Why some numbers are missing: each reason, and how many publications it applies to. */
+                        missing: {
+                            /** @enum {string} */
+                            channel: "telegram" | "instagram" | "linkedin";
+                            /** @enum {string} */
+                            metric: "views" | "reach" | "reactions" | "comments" | "shares" | "saves" | "interactions";
+                            /** @enum {string} */
+                            state: "pending" | "unavailable";
+                            reason: string;
+                            publications: number;
+                        }[];
+                    };
                 };
             };
             /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */

@@ -10,7 +10,8 @@ export async function loadWorkers(): Promise<QueueWorker[]> {
   const { videoWorker } = await import("@/lib/video/video-worker");
   const { webhookWorker } = await import("@/lib/webhooks/deliver-webhook");
   const { publishWorker } = await import("@/lib/publishing/publish-worker");
-  return [avatarTrainingWorker, videoWorker, webhookWorker, publishWorker];
+  const { metricsWorker } = await import("@/lib/analytics/metrics-worker");
+  return [avatarTrainingWorker, videoWorker, webhookWorker, publishWorker, metricsWorker];
 }
 
 export async function startWorkers(boss: PgBoss) {

@@ -110,6 +110,9 @@ export function BrandSettings({ brandId, oauth }: { brandId: string; oauth: OAut
           <Link href={`/brands/${brandId}/activity`} className="text-brand-600 hover:underline">
             Activity
           </Link>
+          <Link href={`/brands/${brandId}/analytics`} className="text-brand-600 hover:underline">
+            Analytics
+          </Link>
         </nav>
         {!canEdit && (
           <p role="note" className="mt-3 rounded-lg bg-slate-100 px-3 py-2 text-sm text-slate-700">

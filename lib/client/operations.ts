@@ -1,4 +1,5 @@
 import type * as activity from "@/lib/contracts/activity";
+import type * as analytics from "@/lib/contracts/analytics";
 import type * as brands from "@/lib/contracts/brands";
 import type * as health from "@/lib/contracts/health";
 import type * as keys from "@/lib/contracts/keys";
@@ -82,3 +83,6 @@ export const submitPost = typed<typeof reviews.submitPost>(ROUTES.submitPost);
 export const reviewPost = typed<typeof reviews.reviewPost>(ROUTES.reviewPost);
 export const listReviewQueue = typed<typeof reviews.listReviewQueue>(ROUTES.listReviewQueue);
 export const listActivity = typed<typeof activity.listActivity>(ROUTES.listActivity);
+export const getPostMetrics = typed<typeof analytics.getPostMetrics>(ROUTES.getPostMetrics);
+export const refreshPostMetrics = typed<typeof analytics.refreshPostMetrics>(ROUTES.refreshPostMetrics);
+export const getBrandAnalytics = typed<typeof analytics.getBrandAnalytics>(ROUTES.getBrandAnalytics);

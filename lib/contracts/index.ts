@@ -1,4 +1,5 @@
 import { listActivity } from "./activity";
+import { getBrandAnalytics, getPostMetrics, refreshPostMetrics } from "./analytics";
 import {
   brandContext,
   brandPreview,
@@ -115,4 +116,7 @@ export const operations: Operation[] = [
   reviewPost,
   listReviewQueue,
   listActivity,
+  getPostMetrics,
+  refreshPostMetrics,
+  getBrandAnalytics,
 ];

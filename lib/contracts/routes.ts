@@ -72,6 +72,17 @@ export const ROUTES = {
     path: "/api/posts/{postId}/publications",
   }),
   listPublications: route({ id: "list-publications", method: "GET", path: "/api/publications" }),
+  getPostMetrics: route({ id: "get-post-metrics", method: "GET", path: "/api/posts/{postId}/metrics" }),
+  refreshPostMetrics: route({
+    id: "refresh-post-metrics",
+    method: "POST",
+    path: "/api/posts/{postId}/metrics/refresh",
+  }),
+  getBrandAnalytics: route({
+    id: "get-brand-analytics",
+    method: "GET",
+    path: "/api/brands/{brandId}/analytics",
+  }),
   getPublication: route({ id: "get-publication", method: "GET", path: "/api/publications/{publicationId}" }),
   reschedulePublication: route({
     id: "reschedule-publication",

@@ -17,7 +17,8 @@ import { networkFailure, PlatformError } from "./platform-error";
  * URL is ever logged, put in a span or in an error message, and a platform message is scrubbed of it.
  */
 
-export const INSTAGRAM_SCOPES = "instagram_business_basic,instagram_business_content_publish";
+export const INSTAGRAM_SCOPES =
+  "instagram_business_basic,instagram_business_content_publish,instagram_business_manage_insights";
 export const INSTAGRAM_GRAPH_VERSION = "v23.0";
 const PLATFORM = "Instagram";
 

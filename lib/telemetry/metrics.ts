@@ -71,6 +71,12 @@ function createMetrics() {
     labelNames: ["platform", "outcome"] as const,
     registers,
   });
+  const metricPulls = new client.Counter({
+    name: "brand_studio_metric_pulls_total",
+    help: "Pulls of published posts' results (and channels' follower counts), by platform and outcome (ok, pending, deferred, rate_limited, reauth_required, failed).",
+    labelNames: ["platform", "outcome"] as const,
+    registers,
+  });
   const lockouts = new client.Counter({
     name: "brand_studio_credential_lockouts_total",
     help: "Sign-in lockouts started after repeated wrong passwords, by scope (account or ip).",
@@ -147,6 +153,7 @@ function createMetrics() {
     providerCalls,
     webhookDeliveries,
     publications,
+    metricPulls,
     lockouts,
   };
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
+import { createFakeInsights, type FakeInsights } from "./fake-insights";
 import { listen, readBody, sampleMp4, sendJson } from "./fake-provider-kit";
 
 /**
@@ -28,6 +29,12 @@ import { listen, readBody, sampleMp4, sendJson } from "./fake-provider-kit";
  * the next N media_publish calls answer 429 (Retry-After) or 5xx, or post and answer 5xx anyway
  * (`failAfterPublish`), or are never answered and post nothing (`dropPublish`); `priorPosts` adds to the 24-hour count;
  * `tokenLifetimeSeconds`; `revokeAll()`. `posts` records every post made (also `GET /__fake/state`).
+ * Insights (Instagram API with Instagram Login): `GET /{media-id}/insights?metric=views,reach,likes,comments,
+ * shares,saved,total_interactions` → `{data: [{name, period: "lifetime", values: [{value}], title, id}]}`;
+ * an empty `data` for a fresh post (no data yet); `impressions`, `plays`, `video_views` answer the
+ * deprecation error (#100); without the insights permission (`insights.behavior.denied`) error #10; a
+ * throttled call error #4 with `X-Business-Use-Case-Usage` (also on every insights answer, from
+ * `usagePercent`). `GET /me?fields=followers_count`. `insights` grows the numbers (see fake-insights.ts).
  */
 
 export type FakeInstagramPost = {
@@ -86,7 +93,10 @@ export type FakeInstagram = {
   calls: string[];
   grants: { grantType: string; status: number }[];
   issuedTokens: () => string[];
+  /** A long-lived token, as the OAuth flow would end with (for benches that skip the consent page). */
+  issueLongLivedToken: () => string;
   revokeAll: () => void;
+  insights: FakeInsights;
   close: () => Promise<void>;
 };
 
@@ -158,6 +168,7 @@ export async function startFakeInstagram(options: { port?: number } = {}): Promi
   const posts: FakeInstagramPost[] = [];
   const calls: string[] = [];
   const grants: FakeInstagram["grants"] = [];
+  const insights = createFakeInsights();
   const behavior: FakeInstagramBehavior = {
     rateLimit: { count: 0, retryAfterSeconds: 1 },
     serverError: { count: 0, status: 500 },
@@ -211,6 +222,8 @@ export async function startFakeInstagram(options: { port?: number } = {}): Promi
       return sendJson(res, 200, behavior);
     }
     if (url.pathname === "/__fake/state") return sendJson(res, 200, { posts, grants, behavior });
+    if (url.pathname === "/__fake/insights" && req.method === "POST")
+      return sendJson(res, 200, insights.control(JSON.parse((await readBody(req)).toString() || "{}")));
     if (url.pathname === "/avatar.jpg") {
       if (behavior.avatarGone) return sendJson(res, 404, { error: "expired" });
       // A 1×1 PNG served as the profile picture.
@@ -293,7 +306,8 @@ export async function startFakeInstagram(options: { port?: number } = {}): Promi
           {
             access_token: short.token,
             user_id: account.userId,
-            permissions: "instagram_business_basic,instagram_business_content_publish",
+            permissions:
+              "instagram_business_basic,instagram_business_content_publish,instagram_business_manage_insights",
           },
         ],
       });
@@ -342,7 +356,99 @@ export async function startFakeInstagram(options: { port?: number } = {}): Promi
         username: account.username,
         name: account.name,
         profile_picture_url: account.profilePictureUrl,
+        ...((param("fields") ?? "").split(",").includes("followers_count")
+          ? { followers_count: insights.followers() }
+          : {}),
       });
+    }
+
+    if (path.endsWith("/insights") && req.method === "GET") {
+      const mediaId = path.split("/")[1];
+      const post = posts.find((candidate) => candidate.id === mediaId);
+      if (!post)
+        return graphError(res, 400, { message: "Unsupported get request.", code: 100, error_subcode: 33 });
+      await insights.wait();
+      const usage = (percent: number, regain = 0) => ({
+        "X-Business-Use-Case-Usage": JSON.stringify({
+          [account.userId]: [
+            {
+              type: "instagram",
+              call_count: percent,
+              total_cputime: Math.round(percent / 2),
+              total_time: Math.round(percent / 2),
+              estimated_time_to_regain_access: regain,
+            },
+          ],
+        }),
+      });
+      if (insights.throttled())
+        return graphError(
+          res,
+          400,
+          { message: "(#4) Application request limit reached", code: 4, type: "OAuthException" },
+          usage(100, Math.ceil(insights.behavior.rateLimit.retryAfterSeconds / 60)),
+        );
+      if (insights.behavior.denied)
+        return graphError(res, 403, {
+          message: "(#10) Application does not have permission for this action",
+          code: 10,
+        });
+      const metrics = (param("metric") ?? "").split(",").filter(Boolean);
+      const deprecated = metrics.find((metric) => ["impressions", "plays", "video_views"].includes(metric));
+      if (deprecated)
+        return graphError(res, 400, {
+          message: `(#100) Starting from v22.0, the ${deprecated} metric is no longer supported for media created after July 2, 2024. Please use the views metric instead.`,
+          code: 100,
+        });
+      const known = [
+        "views",
+        "reach",
+        "likes",
+        "comments",
+        "shares",
+        "saved",
+        "total_interactions",
+        "follows",
+        "profile_visits",
+        "ig_reels_avg_watch_time",
+      ];
+      const unknown = metrics.find((metric) => !known.includes(metric));
+      if (!metrics.length || unknown)
+        return graphError(res, 400, {
+          message: `(#100) metric[0] must be one of the following values: ${known.join(", ")}`,
+          code: 100,
+        });
+      const values = insights.values(post.id);
+      const headers = usage(insights.behavior.usagePercent);
+      if (!values) {
+        res.writeHead(200, { "Content-Type": "application/json", ...headers });
+        return res.end(JSON.stringify({ data: [] }));
+      }
+      const of: Record<string, number> = {
+        views: values.views,
+        reach: values.reach,
+        likes: values.likes,
+        comments: values.comments,
+        shares: values.shares,
+        saved: values.saved,
+        total_interactions: values.likes + values.comments + values.shares + values.saved,
+        follows: 0,
+        profile_visits: Math.round(values.reach / 10),
+        ig_reels_avg_watch_time: 4200,
+      };
+      res.writeHead(200, { "Content-Type": "application/json", ...headers });
+      return res.end(
+        JSON.stringify({
+          data: metrics.map((name) => ({
+            name,
+            period: "lifetime",
+            values: [{ value: of[name] }],
+            title: name,
+            description: `The ${name} of the media.`,
+            id: `${post.id}/insights/${name}/lifetime`,
+          })),
+        }),
+      );
     }
 
     const own = (id: string) => id === account.userId || id === "me";
@@ -499,6 +605,7 @@ export async function startFakeInstagram(options: { port?: number } = {}): Promi
         at: Date.now(),
       };
       posts.push(post);
+      insights.track(post.id);
       if (behavior.publishLatencyMs) await new Promise((r) => setTimeout(r, behavior.publishLatencyMs));
       if (behavior.failAfterPublish.count > 0) {
         behavior.failAfterPublish.count--;
@@ -561,9 +668,11 @@ export async function startFakeInstagram(options: { port?: number } = {}): Promi
     calls,
     grants,
     issuedTokens: () => [...tokens.keys()],
+    issueLongLivedToken: () => issue("long").token,
     revokeAll() {
       for (const token of tokens.values()) token.revoked = true;
     },
+    insights,
     close,
   };
   account.profilePictureUrl = `${fake.url}/avatar.jpg`;

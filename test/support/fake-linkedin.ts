@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { createFakeInsights, type FakeInsights } from "./fake-insights";
 import { readBody, sendJson } from "./fake-provider-kit";
 
 /**
@@ -31,6 +32,17 @@ import { readBody, sendJson } from "./fake-provider-kit";
  * 5xx; the next N video part PUTs answer 5xx (`videoPartError`); `tokenLifetimeSeconds`; `revokeAll()` makes
  * every issued token answer 401. `posts` records every post
  * made (also `GET /__fake/state`), so a test can count them.
+ * Results (`insights` grows them, see fake-insights.ts; `POST /__fake/insights`):
+ * - `GET /rest/memberCreatorPostAnalytics?q=entity&entity=(share:{urn})&queryType=IMPRESSION|MEMBERS_REACHED|
+ *   REACTION|COMMENT|RESHARE&aggregation=TOTAL` → `{elements: [{count, metricType}]}` (none for a fresh
+ *   post); needs the `r_member_postAnalytics` scope, else 403 ACCESS_DENIED;
+ * - `GET /rest/organizationalEntityShareStatistics?q=organizationalEntity&organizationalEntity={org}&
+ *   shares=List({urn})` → `{elements: [{totalShareStatistics: {impressionCount, uniqueImpressionsCount,
+ *   clickCount, likeCount, commentCount, shareCount, engagement}}]}` (needs `r_organization_admin`);
+ * - `GET /rest/socialMetadata/{urn}` → `{reactionSummaries, commentSummary}` with any working token;
+ * - `GET /rest/networkSizes/{org}?edgeType=COMPANY_FOLLOWED_BY_MEMBER` → `{firstDegreeSize}`;
+ * - 429 with Retry-After for the next `insights.behavior.rateLimit.count` of these; `insights.behavior.denied`
+ *   refuses the analytics calls (403) as for an app without the product.
  */
 
 export type FakeLinkedInPost = {
@@ -95,6 +107,7 @@ export type FakeLinkedIn = {
   /** Every access and refresh token issued, to look for in logs and database dumps. */
   issuedTokens: () => string[];
   revokeAll: () => void;
+  insights: FakeInsights;
   close: () => Promise<void>;
 };
 
@@ -169,6 +182,7 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
   const videos = new Map<string, FakeLinkedInVideo>();
   const partPuts: FakeLinkedIn["partPuts"] = [];
   const grants: FakeLinkedIn["grants"] = [];
+  const insights = createFakeInsights();
   const behavior: FakeLinkedInBehavior = {
     rateLimit: { count: 0, retryAfterSeconds: 1 },
     serverError: { count: 0, status: 503 },
@@ -211,6 +225,135 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
       : undefined;
   };
 
+  /** The analytics calls (see the header); true when it answered. */
+  const readAnalytics = async (
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    url: URL,
+    scopes: string[],
+  ): Promise<boolean> => {
+    const path = url.pathname;
+    const isAnalytics =
+      req.method === "GET" &&
+      (path === "/rest/memberCreatorPostAnalytics" ||
+        path === "/rest/organizationalEntityShareStatistics" ||
+        path.startsWith("/rest/socialMetadata/") ||
+        path.startsWith("/rest/networkSizes/"));
+    if (!isAnalytics) return false;
+    await insights.wait();
+    if (insights.throttled()) {
+      fail(
+        res,
+        429,
+        "TOO_MANY_REQUESTS",
+        "Resource level throttle limit for calls to this resource is reached.",
+        {
+          "Retry-After": String(insights.behavior.rateLimit.retryAfterSeconds),
+        },
+      );
+      return true;
+    }
+    const denied = (what: string) => {
+      fail(res, 403, "ACCESS_DENIED", `Not enough permissions to access: ${what}`);
+      return true;
+    };
+    const postOf = (urn: string | null) => posts.find((post) => post.urn === urn);
+    if (path === "/rest/memberCreatorPostAnalytics") {
+      if (insights.behavior.denied || !scopes.includes("r_member_postAnalytics"))
+        return denied("memberCreatorPostAnalytics.FINDER-entity");
+      const entity = /^\((?:share|ugc):(.+)\)$/.exec(url.searchParams.get("entity") ?? "")?.[1];
+      const post = postOf(entity ? decodeURIComponent(entity) : null);
+      if (url.searchParams.get("q") !== "entity" || !post) {
+        fail(res, 400, "INVALID_PARAMS", "entity must be (share:urn) or (ugc:urn) of the member's post");
+        return true;
+      }
+      const queryType = url.searchParams.get("queryType") ?? "";
+      const values = insights.values(post.urn);
+      const count = values
+        ? {
+            IMPRESSION: values.views,
+            MEMBERS_REACHED: values.reach,
+            REACTION: values.likes,
+            COMMENT: values.comments,
+            RESHARE: values.shares,
+          }[queryType]
+        : null;
+      if (count === undefined) {
+        fail(res, 400, "INVALID_PARAMS", `Invalid queryType ${queryType}`);
+        return true;
+      }
+      sendJson(res, 200, {
+        paging: { start: 0, count: 10, links: [] },
+        elements:
+          count === null
+            ? []
+            : [
+                {
+                  count,
+                  metricType: {
+                    "com.linkedin.adsexternalapi.memberanalytics.v1.CreatorPostAnalyticsMetricTypeV1":
+                      queryType,
+                  },
+                },
+              ],
+      });
+      return true;
+    }
+    if (path === "/rest/organizationalEntityShareStatistics") {
+      if (insights.behavior.denied || !scopes.includes("r_organization_admin"))
+        return denied("organizationalEntityShareStatistics");
+      const organization = url.searchParams.get("organizationalEntity");
+      const urns = /^List\((.*)\)$/.exec(
+        url.searchParams.get("shares") ?? url.searchParams.get("ugcPosts") ?? "",
+      )?.[1];
+      const elements = (urns ? urns.split(",") : [])
+        .map((urn) => postOf(decodeURIComponent(urn)))
+        .filter((post) => post && post.author === organization)
+        .flatMap((post) => {
+          const values = post ? insights.values(post.urn) : null;
+          if (!post || !values) return [];
+          const interactions = values.likes + values.comments + values.shares;
+          return [
+            {
+              organizationalEntity: organization,
+              share: post.urn,
+              totalShareStatistics: {
+                impressionCount: values.views,
+                uniqueImpressionsCount: values.reach,
+                clickCount: values.saved,
+                likeCount: values.likes,
+                commentCount: values.comments,
+                shareCount: values.shares,
+                engagement: (interactions + values.saved) / values.views,
+              },
+            },
+          ];
+        });
+      sendJson(res, 200, { paging: { start: 0, count: 10, links: [] }, elements });
+      return true;
+    }
+    if (path.startsWith("/rest/networkSizes/")) {
+      const organization = decodeURIComponent(path.slice("/rest/networkSizes/".length));
+      if (!pages.some((page) => `urn:li:organization:${page.id}` === organization))
+        return denied("networkSizes");
+      sendJson(res, 200, { firstDegreeSize: insights.followers() });
+      return true;
+    }
+    const post = postOf(decodeURIComponent(path.slice("/rest/socialMetadata/".length)));
+    if (!post) {
+      fail(res, 404, "NOT_FOUND", "No such entity");
+      return true;
+    }
+    const values = insights.values(post.urn);
+    sendJson(res, 200, {
+      entity: post.urn,
+      reactionSummaries: values ? { LIKE: { reactionType: "LIKE", count: values.likes } } : {},
+      commentSummary: { count: values?.comments ?? 0, topLevelCount: values?.comments ?? 0 },
+      commentsState: "OPEN",
+    });
+    return true;
+  };
+
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse, url: URL) => {
     if (url.pathname === "/__fake/behavior" && req.method === "POST") {
       Object.assign(behavior, JSON.parse((await readBody(req)).toString() || "{}"));
@@ -224,6 +367,8 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
       }));
       return sendJson(res, 200, { posts, videos: videoList, partPuts, grants, behavior });
     }
+    if (url.pathname === "/__fake/insights" && req.method === "POST")
+      return sendJson(res, 200, insights.control(JSON.parse((await readBody(req)).toString() || "{}")));
     if (url.pathname === "/avatar.png") {
       if (behavior.avatarGone) return sendJson(res, 404, { error: "expired" });
       // A 1×1 PNG.
@@ -400,6 +545,8 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
               page.state === "APPROVED" &&
               POSTING_ROLES.has(page.role),
           ));
+      const analytics = await readAnalytics(req, res, url, token.scopes);
+      if (analytics) return;
       if (url.pathname.startsWith("/rest/organization") && !token.scopes.includes("r_organization_admin"))
         return fail(res, 403, "ACCESS_DENIED", `Not enough permissions to access: GET ${url.pathname}`);
       if (url.pathname === "/rest/organizationAcls" && req.method === "GET") {
@@ -601,6 +748,7 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
           });
         }
         const urn = `urn:li:share:${nextPost++}`;
+        insights.track(urn);
         posts.push({
           urn,
           author,
@@ -643,6 +791,7 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
     revokeAll() {
       for (const token of tokens.values()) token.revoked = true;
     },
+    insights,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

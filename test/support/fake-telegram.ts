@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { createFakeInsights, type FakeInsights } from "./fake-insights";
 import { readBody, sendJson } from "./fake-provider-kit";
 
 /**
@@ -13,6 +14,14 @@ import { readBody, sendJson } from "./fake-provider-kit";
  * - Knobs (`behavior`, also `POST /__fake/behavior`): the next N sends answer 429 with retry_after, or 5xx;
  *   `latencyMs` before each send's answer; `revoke(token)` makes every call with it answer 401.
  * - `messages`: every message posted, so a test can count them (`GET /__fake/state` too).
+ * - Results (the Bot API gives no views): `insights.advance()` (or `POST /__fake/insights {"advance": n}`)
+ *   adds reactions to every message and queues a `message_reaction_count` update per message
+ *   (`{chat, message_id, date, reactions: [{type: {type: "emoji", emoji}, total_count}]}`, the full counts)
+ *   for the bots that administer its chat; `getUpdates` (`offset` confirms earlier ones, `allowed_updates`
+ *   must name message_reaction_count, which it remembers, as Telegram does) hands them out; with a webhook set
+ *   (`setWebhook` with `secret_token`) getUpdates answers 409 Conflict and updates are POSTed to the webhook
+ *   with `X-Telegram-Bot-Api-Secret-Token`. `getChatMemberCount` answers the subscribers, which grow too.
+ *   `insights.behavior.rateLimit` throttles these calls (429, retry_after).
  */
 
 export type FakeTelegramMessage = {
@@ -61,7 +70,19 @@ export type FakeTelegram = {
     id?: number;
   }) => number;
   revoke: (token: string) => void;
+  insights: FakeInsights;
   close: () => Promise<void>;
+};
+
+type ReactionUpdate = {
+  update_id: number;
+  chatId: number;
+  message_reaction_count: {
+    chat: { id: number; type: string; title: string };
+    message_id: number;
+    date: number;
+    reactions: { type: { type: "emoji"; emoji: string }; total_count: number }[];
+  };
 };
 
 const fail = (res: http.ServerResponse, code: number, description: string, retryAfter?: number) =>
@@ -115,6 +136,57 @@ export async function startFakeTelegram(options: { port?: number } = {}): Promis
   let nextBotId = 7_000_000_000;
   let nextChatId = 1_000_000_000;
   let nextMessageId = 1;
+  let nextUpdateId = 500_000_000;
+  const updates: ReactionUpdate[] = [];
+  /** Per bot: the first update not yet confirmed, what it asked for, and its webhook. */
+  const feeds = new Map<
+    number,
+    { offset: number; allowed: string[]; webhook: { url: string; secret: string } | null }
+  >();
+  const feedOf = (botId: number) => {
+    let feed = feeds.get(botId);
+    if (!feed) {
+      feed = { offset: 0, allowed: [], webhook: null };
+      feeds.set(botId, feed);
+    }
+    return feed;
+  };
+  const insights = createFakeInsights({
+    onAdvance: () => {
+      for (const message of messages) {
+        const values = insights.values(`${message.chatId}:${message.messageId}`);
+        const chat = chats.get(message.chatId);
+        if (!values || !chat) continue;
+        const update: ReactionUpdate = {
+          update_id: nextUpdateId++,
+          chatId: chat.id,
+          message_reaction_count: {
+            chat: { id: chat.id, type: "channel", title: chat.title },
+            message_id: message.messageId,
+            date: Math.floor(Date.now() / 1000),
+            reactions: [
+              { type: { type: "emoji", emoji: "👍" }, total_count: values.likes },
+              { type: { type: "emoji", emoji: "🔥" }, total_count: values.shares },
+            ],
+          },
+        };
+        updates.push(update);
+        for (const [botId, feed] of feeds) {
+          if (!feed.webhook || !chat.admins.has(botId) || !feed.allowed.includes("message_reaction_count"))
+            continue;
+          const { chatId: _chat, ...body } = update;
+          void fetch(feed.webhook.url, {
+            method: "POST",
+            headers: {
+              "Content-Type": "application/json",
+              "X-Telegram-Bot-Api-Secret-Token": feed.webhook.secret,
+            },
+            body: JSON.stringify(body),
+          }).catch(() => {});
+        }
+      }
+    },
+  });
 
   const findChat = (chatId: string | undefined) => {
     if (!chatId) return undefined;
@@ -137,6 +209,8 @@ export async function startFakeTelegram(options: { port?: number } = {}): Promis
       return sendJson(res, 200, behavior);
     }
     if (url.pathname === "/__fake/state") return sendJson(res, 200, { messages, behavior });
+    if (url.pathname === "/__fake/insights" && req.method === "POST")
+      return sendJson(res, 200, insights.control(JSON.parse((await readBody(req)).toString() || "{}")));
     if (url.pathname === "/__fake/channels" && req.method === "POST") {
       // A bot and a channel it administers, for tests in another process (Playwright).
       const { title = "Test channel", username } = JSON.parse((await readBody(req)).toString() || "{}");
@@ -156,10 +230,61 @@ export async function startFakeTelegram(options: { port?: number } = {}): Promis
         result: { id: bot.id, is_bot: true, first_name: bot.username, username: bot.username },
       });
     }
+    if (
+      ["getUpdates", "setWebhook", "deleteWebhook", "getChatMemberCount"].includes(method) &&
+      insights.throttled()
+    )
+      return fail(
+        res,
+        429,
+        `Too Many Requests: retry after ${insights.behavior.rateLimit.retryAfterSeconds}`,
+        insights.behavior.rateLimit.retryAfterSeconds,
+      );
+    const feed = feedOf(bot.id);
+    // A JSON body's array arrives here joined by commas (readParams); a form sends it as JSON text.
+    const allowedFrom = (value: string | undefined) => {
+      if (value === undefined) return;
+      feed.allowed = value.startsWith("[") ? (JSON.parse(value) as unknown[]).map(String) : value.split(",");
+    };
+    if (method === "setWebhook") {
+      if (fields.secret_token && !/^[A-Za-z0-9_-]{1,256}$/.test(fields.secret_token))
+        return fail(res, 400, "Bad Request: secret token contains unallowed characters");
+      allowedFrom(fields.allowed_updates);
+      feed.webhook = fields.url ? { url: fields.url, secret: fields.secret_token ?? "" } : null;
+      return sendJson(res, 200, { ok: true, result: true, description: "Webhook was set" });
+    }
+    if (method === "deleteWebhook") {
+      feed.webhook = null;
+      return sendJson(res, 200, { ok: true, result: true, description: "Webhook was deleted" });
+    }
+    if (method === "getUpdates") {
+      if (feed.webhook)
+        return fail(
+          res,
+          409,
+          "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first",
+        );
+      allowedFrom(fields.allowed_updates);
+      const offset = Number(fields.offset ?? 0);
+      if (offset > feed.offset) feed.offset = offset;
+      const limit = Math.min(Math.max(Number(fields.limit ?? 100), 1), 100);
+      const result = updates
+        .filter(
+          (update) =>
+            update.update_id >= feed.offset &&
+            feed.allowed.includes("message_reaction_count") &&
+            chats.get(update.chatId)?.admins.has(bot.id),
+        )
+        .slice(0, limit)
+        .map(({ chatId: _chat, ...update }) => update);
+      return sendJson(res, 200, { ok: true, result });
+    }
     const chat = findChat(fields.chat_id);
     if (!chat || !(chat.admins.has(bot.id) || chat.members.has(bot.id)))
       return fail(res, 400, "Bad Request: chat not found");
     if (method === "getChat") return sendJson(res, 200, { ok: true, result: chatJson(chat) });
+    if (method === "getChatMemberCount")
+      return sendJson(res, 200, { ok: true, result: insights.followers() });
     if (method === "getChatMember") {
       const userId = Number(fields.user_id);
       const admin = chat.admins.get(userId);
@@ -202,6 +327,7 @@ export async function startFakeTelegram(options: { port?: number } = {}): Promis
         ...fields,
       };
       messages.push(message);
+      insights.track(`${message.chatId}:${message.messageId}`);
       return message;
     };
     const resultOf = (message: FakeTelegramMessage) => ({
@@ -306,6 +432,7 @@ export async function startFakeTelegram(options: { port?: number } = {}): Promis
       const bot = bots.get(token);
       if (bot) bot.revoked = true;
     },
+    insights,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

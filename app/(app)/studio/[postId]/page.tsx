@@ -1,3 +1,4 @@
+import { StudioResults } from "@/components/analytics/post-results";
 import { PostStudio } from "@/components/studio/post-studio";
 
 export const metadata = { title: "Studio" };
@@ -11,6 +12,7 @@ export default async function StudioPostPage({ params }: { params: Promise<{ pos
         <p className="text-sm text-slate-600">Edit the draft, try another version, and save it.</p>
       </div>
       <PostStudio key={postId} postId={postId} />
+      <StudioResults key={`results-${postId}`} postId={postId} />
     </div>
   );
 }

@@ -1,0 +1,216 @@
+/**
+ * `node --conditions=react-server --import tsx bench/analytics.ts [--pg <url>] [--publications 10000]
+ * [--posts 500] [--latency-ms 5] [--requests 200]`: issue 40's goals on PostgreSQL, in this process against a
+ * database of its own and the fake Instagram (insights answered after `--latency-ms`):
+ * 1. collection: 10,000 published publications spread over 90 days; the scheduler queues only what is due
+ *    (all at first, none right after they were pulled, then only those whose turn came two hours later), and
+ *    one worker's handler (8 at a time, as the metrics worker runs) pulls them: publications a second;
+ * 2. the brand analytics API (get-brand-analytics, in process) for a brand with 500 posts over a year and a
+ *    year of daily captures each: p95 of 200 calls, and the PostgreSQL plan of its query.
+ * Prints the figures; copy them to bench/notes.md.
+ */
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import postgres from "postgres";
+
+function option(name: string, fallback: string) {
+  const index = process.argv.indexOf(`--${name}`);
+  return index > 0 ? process.argv[index + 1] : fallback;
+}
+
+const DAY = 86_400_000;
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+
+async function main() {
+  const base = option("pg", "postgres://postgres@127.0.0.1:5432/postgres");
+  const name = `bs_bench_analytics_${randomBytes(4).toString("hex")}`;
+  const admin = postgres(base, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const { startFakeInstagram } = await import("../test/support/fake-instagram");
+  const instagram = await startFakeInstagram();
+  instagram.insights.behavior.latencyMs = Number(option("latency-ms", "5"));
+  Object.assign(process.env, {
+    DATABASE_URL: url.toString(),
+    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "bs-bench-analytics-")),
+    NODE_ENV: "development",
+    AUTH_SECRET: "bench-analytics-secret-0123456789abcdef",
+    INSTAGRAM_GRAPH_BASE_URL: instagram.url,
+    INSTAGRAM_APP_ID: instagram.appId,
+    INSTAGRAM_APP_SECRET: instagram.appSecret,
+    LOG_LEVEL: "error",
+  });
+  const { prepareDatabase } = await import("@/lib/server/prepare-database");
+  await prepareDatabase({ seed: false });
+  const { closeDatabase, getDb } = await import("@/db/client");
+  const schema = await import("@/db/schema");
+  const { newId } = await import("@/lib/ids");
+  const { encryptSecret } = await import("@/lib/security/encrypt-secret");
+  const { getQueue, stopQueue } = await import("@/lib/queue/boss");
+  const { scheduleMetricPulls } = await import("@/lib/analytics/metrics-worker");
+  const { pullPublicationMetrics } = await import("@/lib/analytics/collect-metrics");
+  const { getBrandAnalytics } = await import("@/lib/analytics/brand-analytics");
+  const db = await getDb();
+
+  // --- 1. collection -------------------------------------------------------------------------------------
+  const count = Number(option("publications", "10000"));
+  const userId = newId("usr");
+  await db.insert(schema.users).values({ id: userId, email: `${userId}@bench.test`, name: "Bench" } as never);
+  const brandId = newId("brd");
+  await db.insert(schema.brands).values({ id: brandId, name: "Bench brand" });
+  await db.insert(schema.brandMembers).values({ brandId, userId, role: "owner" });
+  const channelId = newId("chn");
+  const credentials = {
+    accessToken: instagram.issueLongLivedToken(),
+    accessTokenExpiresAt: Date.now() + 50 * DAY,
+    refreshToken: null,
+    refreshTokenExpiresAt: null,
+  };
+  await db.insert(schema.channelConnections).values({
+    id: channelId,
+    brandId,
+    channel: "instagram",
+    externalId: instagram.account.userId,
+    accountName: "bench",
+    credentials: encryptSecret(JSON.stringify(credentials), channelId),
+  });
+  const now = Date.now();
+  const ids: string[] = [];
+  for (let start = 0; start < count; start += 500) {
+    const postRows = [];
+    const publicationRows = [];
+    for (let i = start; i < Math.min(count, start + 500); i++) {
+      const postId = newId("pst");
+      const mediaId = String(18_000_000_000_000_000n + BigInt(i));
+      const publishedAt = new Date(now - ((i * 7919) % (89 * DAY)) - 60_000);
+      instagram.posts.push({
+        id: mediaId,
+        igUserId: instagram.account.userId,
+        mediaType: "IMAGE",
+        caption: "",
+        media: [],
+        containerId: "",
+        at: publishedAt.getTime(),
+      });
+      instagram.insights.track(mediaId);
+      postRows.push({
+        id: postId,
+        brandId,
+        channel: "instagram" as const,
+        goal: "awareness",
+        topic: "Bench",
+        caption: `Bench post ${i}`,
+        mediaPlan: { format: "text", items: [] },
+        hashtags: [],
+        status: "published" as const,
+        seed: 1,
+        provider: "bench",
+        model: "bench",
+        latencyMs: 1,
+      });
+      const id = newId("pub");
+      ids.push(id);
+      publicationRows.push({
+        id,
+        brandId,
+        postId,
+        channelId,
+        channel: "instagram" as const,
+        status: "published" as const,
+        publishAt: publishedAt,
+        publishedAt,
+        externalId: mediaId,
+      });
+    }
+    await db.insert(schema.posts).values(postRows as never);
+    await db.insert(schema.publications).values(publicationRows);
+  }
+  instagram.insights.advance(1);
+  const boss = await getQueue();
+  const firstRun = await scheduleMetricPulls(boss);
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < ids.length) await pullPublicationMetrics(ids[next++]);
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  const afterPull = await scheduleMetricPulls(boss);
+  const twoHoursLater = await scheduleMetricPulls(boss, new Date(now + 2 * 3_600_000));
+  console.log(`collection: ${count} publications, scheduler queued ${firstRun.publications} at first,`);
+  console.log(
+    `  ${afterPull.publications} right after the pulls, ${twoHoursLater.publications} two hours later`,
+  );
+  console.log(
+    `  one worker's handler, 8 at a time, ${instagram.insights.behavior.latencyMs} ms fake latency:`,
+  );
+  console.log(`  ${(count / seconds).toFixed(1)} publications/s (${seconds.toFixed(1)} s)`);
+
+  // --- 2. brand analytics over a year ---------------------------------------------------------------------
+  const posts = Number(option("posts", "500"));
+  const yearBrand = newId("brd");
+  await db.insert(schema.brands).values({ id: yearBrand, name: "Year brand", timeZone: "Europe/Berlin" });
+  await db.insert(schema.brandMembers).values({ brandId: yearBrand, userId, role: "owner" });
+  const sql = postgres(url.toString(), { max: 2, onnotice: () => {} });
+  for (let i = 0; i < posts; i++) {
+    const postId = newId("pst");
+    const publicationId = newId("pub");
+    const publishedAt = new Date(now - Math.floor((i / posts) * 364 * DAY) - 3_600_000);
+    await sql`insert into posts (id, brand_id, channel, goal, topic, caption, media_plan, hashtags, status, seed, provider, model, latency_ms)
+      values (${postId}, ${yearBrand}, 'instagram', 'awareness', 'Year', ${`Year post ${i}`}, ${sql.json({ format: "text", items: [] })}, '[]', 'published', 1, 'bench', 'bench', 1)`;
+    await sql`insert into publications (id, brand_id, post_id, channel_id, channel, status, publish_at, published_at, external_id)
+      values (${publicationId}, ${yearBrand}, ${postId}, ${channelId}, 'instagram', 'published', ${publishedAt}, ${publishedAt}, ${`y${i}`})`;
+    // A daily capture of three metrics from publishing to today (at most a year).
+    await sql`insert into publication_metrics (publication_id, metric, value, captured_at)
+      select ${publicationId}, m, (extract(epoch from d)::bigint % 1000), d
+      from generate_series(${publishedAt}::timestamptz, now(), interval '1 day') d,
+           unnest(array['views', 'reach', 'interactions']) m`;
+    await sql`insert into publication_metric_latest (publication_id, brand_id, metric, value, captured_at)
+      select ${publicationId}, ${yearBrand}, m, 100 + ${i}, now() from unnest(array['views', 'reach', 'interactions']) m`;
+  }
+  await sql`analyze`;
+  const principal = { userId, kind: "session" } as never;
+  const query = {
+    from: new Date(now - 365 * DAY).toISOString().slice(0, 10),
+    to: new Date(now).toISOString().slice(0, 10),
+    page: 1,
+    pageSize: 10,
+    format: "json" as const,
+  };
+  const times: number[] = [];
+  for (let i = 0; i < Number(option("requests", "200")); i++) {
+    const at = performance.now();
+    await getBrandAnalytics({ principal, brandId: yearBrand, query });
+    times.push(performance.now() - at);
+  }
+  console.log(
+    `brand analytics, ${posts} posts over a year: p50 ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms`,
+  );
+  const plan = await sql.unsafe(`explain (analyze, buffers)
+    SELECT p.id, max(l.value) FILTER (WHERE l.metric = 'views')
+    FROM publications p JOIN posts po ON po.id = p.post_id
+    LEFT JOIN publication_metric_latest l ON l.publication_id = p.id AND l.metric IN ('views', 'reach', 'interactions')
+    WHERE p.brand_id = '${yearBrand}' AND p.status = 'published'
+      AND p.published_at >= now() - interval '366 days' AND p.published_at < now()
+    GROUP BY p.id, po.id`);
+  console.log(plan.map((row) => row["QUERY PLAN"]).join("\n"));
+
+  await sql.end();
+  await stopQueue();
+  await closeDatabase();
+  await instagram.close();
+  await admin.unsafe(`drop database if exists ${name} with (force)`);
+  await admin.end();
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
