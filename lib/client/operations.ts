@@ -60,6 +60,7 @@ export const listWebhookDeliveries = typed<typeof webhooks.listWebhookDeliveries
 export const sendTestWebhook = typed<typeof webhooks.sendTestWebhook>(ROUTES.sendTestWebhook);
 export const listChannels = typed<typeof publishing.listChannels>(ROUTES.listChannels);
 export const connectChannel = typed<typeof publishing.connectChannel>(ROUTES.connectChannel);
+export const updateChannel = typed<typeof publishing.updateChannel>(ROUTES.updateChannel);
 export const disconnectChannel = typed<typeof publishing.disconnectChannel>(ROUTES.disconnectChannel);
 export const createPublication = typed<typeof publishing.createPublication>(ROUTES.createPublication);
 export const listPublications = typed<typeof publishing.listPublications>(ROUTES.listPublications);

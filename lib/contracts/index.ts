@@ -34,6 +34,7 @@ import {
   listChannels,
   listPublications,
   reschedulePublication,
+  updateChannel,
 } from "./publishing";
 import { listReviewQueue, reviewPost, submitPost } from "./reviews";
 import {
@@ -95,6 +96,7 @@ export const operations: Operation[] = [
   sendTestWebhook,
   listChannels,
   connectChannel,
+  updateChannel,
   disconnectChannel,
   createPublication,
   listPublications,

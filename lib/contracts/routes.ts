@@ -65,6 +65,7 @@ export const ROUTES = {
   sendTestWebhook: route({ id: "send-test-webhook", method: "POST", path: "/api/webhooks/{webhookId}/test" }),
   listChannels: route({ id: "list-channels", method: "GET", path: "/api/channels" }),
   connectChannel: route({ id: "connect-channel", method: "POST", path: "/api/channels" }),
+  updateChannel: route({ id: "update-channel", method: "PATCH", path: "/api/channels/{channelId}" }),
   disconnectChannel: route({ id: "disconnect-channel", method: "DELETE", path: "/api/channels/{channelId}" }),
   createPublication: route({
     id: "create-publication",

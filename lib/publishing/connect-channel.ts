@@ -5,6 +5,7 @@ import { channelConnections } from "@/db/schema";
 import { ApiError } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import { requireBrandPermission } from "@/lib/brands/brand-access";
+import { assertBrandLanguage } from "@/lib/brands/brand-languages";
 import type { ConnectChannelInput } from "@/lib/contracts/publishing";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
@@ -73,6 +74,7 @@ export async function connectChannel({
     brandId: input.brandId,
     permission: "channel.manage",
   });
+  if (input.language) assertBrandLanguage(brand, input.language, "language");
   const token = input.botToken;
   const me = await check<TelegramUser>("token", token, "getMe", {});
   const chat = await check<TelegramChat>("chat", token, "getChat", { chat_id: input.chatId });
@@ -114,6 +116,8 @@ export async function connectChannel({
     status: "active" as const,
     statusMessage: null,
     updatedAt: now,
+    // A reconnect keeps the channel's language unless one is sent.
+    ...(input.language ? { language: input.language } : {}),
   };
   const [row] = existing
     ? await db.update(channelConnections).set(fields).where(eq(channelConnections.id, id)).returning()
@@ -126,6 +130,7 @@ export async function connectChannel({
           externalId,
           createdBy: principal.userId,
           createdAt: now,
+          language: brand.language,
           ...fields,
         })
         .returning();
