@@ -15,6 +15,7 @@ import {
 import { backendConnectCheck } from "./health";
 import { createApiKey, listApiKeys, revokeApiKey } from "./keys";
 import type { Operation } from "./operation";
+import { publishAllLanguages } from "./post-groups";
 import {
   deleteMediaImage,
   generateMediaImage,
@@ -99,6 +100,7 @@ export const operations: Operation[] = [
   updateChannel,
   disconnectChannel,
   createPublication,
+  publishAllLanguages,
   listPublications,
   getPublication,
   reschedulePublication,

@@ -72,6 +72,11 @@ export const ROUTES = {
     method: "POST",
     path: "/api/posts/{postId}/publications",
   }),
+  publishAllLanguages: route({
+    id: "publish-all-languages",
+    method: "POST",
+    path: "/api/posts/{postId}/publications/all-languages",
+  }),
   listPublications: route({ id: "list-publications", method: "GET", path: "/api/publications" }),
   getPublication: route({ id: "get-publication", method: "GET", path: "/api/publications/{publicationId}" }),
   reschedulePublication: route({
