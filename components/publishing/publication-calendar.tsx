@@ -76,6 +76,7 @@ type Moving = { publication: PublicationView; day: string };
 function CalendarItem({
   publication,
   channelLabel,
+  language,
   timeZone,
   movable,
   onDragStart,
@@ -85,6 +86,8 @@ function CalendarItem({
   publication: PublicationView;
   /** Where it goes: the connection's name and platform. */
   channelLabel: string;
+  /** The language of the channel it goes to (BCP 47), when the brand speaks several. */
+  language?: string;
   timeZone: string;
   movable: boolean;
   onDragStart: () => void;
@@ -119,7 +122,16 @@ function CalendarItem({
         className="min-w-0 flex-1 truncate"
       >
         {time} {PLATFORM_LABELS[publication.channel]}
-        {publication.placement === "story" ? " story" : ""} · {publication.status}
+        {publication.placement === "story" ? " story" : ""}
+        {language ? (
+          <>
+            {" "}
+            <span data-testid="calendar-language" className="font-semibold uppercase">
+              {language}
+            </span>
+          </>
+        ) : null}{" "}
+        · {publication.status}
       </Link>
       {movable && (
         <button
@@ -475,6 +487,11 @@ export function PublicationCalendar() {
                     key={publication.publicationId}
                     publication={publication}
                     channelLabel={publicationChannelLabel(channels.data, publication)}
+                    language={
+                      (brand?.languages.length ?? 0) > 1
+                        ? channels.data?.find((item) => item.channelId === publication.channelId)?.language
+                        : undefined
+                    }
                     timeZone={timeZone}
                     movable={mayMove && publication.status === "scheduled"}
                     onDragStart={() => setDragging(publication.publicationId)}
