@@ -8,6 +8,7 @@ import { CHANNELS, type GeneratePostInput, GOALS } from "@/lib/contracts/posts";
 import { channelRuleIssues } from "@/lib/posts/channel-rules";
 import { draftPosts } from "@/lib/posts/generate-post-draft";
 import { findTerms } from "@/lib/posts/term-match";
+import { toWebVtt } from "@/lib/video/local/caption-layout";
 import { brandRow } from "./support/post-fixtures";
 
 const local: TextModelChoice = {
@@ -162,5 +163,15 @@ describe("brand languages in the contract", () => {
       '"es" is listed twice.',
     );
     expect(updateBrandBody.safeParse({ languages: [] }).success).toBe(false);
+  });
+});
+
+describe("captions carry their language", () => {
+  it("names the language in the WebVTT header, which players skip before the first cue", () => {
+    const vtt = toWebVtt([{ text: "Hola", lines: ["¡Hola, café!"], start: 0, end: 1.5 }], "es");
+    expect(vtt).toBe(
+      "WEBVTT\nKind: captions\nLanguage: es\n\n1\n00:00:00.000 --> 00:00:01.500\n¡Hola, café!\n",
+    );
+    expect(toWebVtt([{ text: "Hi", lines: ["Hi"], start: 0, end: 1 }])).toMatch(/^WEBVTT\n\n1\n/);
   });
 });
