@@ -227,7 +227,7 @@ export function PostPreview({
             {rest.length ? `\n${rest.join("\n")}` : ""}
           </p>
           <Tags tags={post.hashtags} />
-          <p className="text-right text-xs text-slate-400">1 view · now</p>
+          <p className="text-right text-xs text-slate-500">1 view · now</p>
         </div>
       </div>
     </div>
