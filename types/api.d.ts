@@ -4556,7 +4556,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The draft streamed as one JSON event a line while it is written (`partial` drafts that grow caption, then hashtags, then mediaPlan; `retry` when it starts over), ending with `done` and the saved post (the 201 body) or `error` and the error envelope's error. Brief, brand and auth errors are answered before streaming, as JSON. Closing the connection cancels it and saves nothing. Idempotency-Key is refused here (it belongs to the JSON operation). */
+            /** @description The draft streamed as one JSON event a line while it is written (`partial` drafts that grow caption, then hashtags, then mediaPlan; `retry` when it starts over), ending with `done` and the saved post (the 201 body without versions) or `error` and the error envelope's error. Brief, brand and auth errors are answered before streaming, as JSON. Closing the connection cancels it and saves nothing. Idempotency-Key is refused here (it belongs to the JSON operation). */
             200: {
                 headers: {
                     /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */

@@ -302,7 +302,7 @@ export const postPage = cursorPage(post);
  * Generate post, streamed: its own operation (POST /api/content/create/stream, so the JSON operation's 201 is
  * exactly a Post for a generated client) that answers 200 `application/x-ndjson`, one JSON event a line while the model writes (DESIGN §7 streamObject). Partial drafts grow field by field
  * (caption, then hashtags, then the media plan); `retry` means the draft starts over; the last line is `done`
- * with the saved post (exactly the 201 body of the JSON answer) or `error` with the error envelope's error.
+ * with the saved post (the 201 body of the JSON answer without `versions`) or `error` with the error envelope's error.
  */
 
 const partialText = z.string().optional();
@@ -393,7 +393,7 @@ export const generatePostStream = defineOperation({
     description:
       "The draft streamed as one JSON event a line while it is written " +
       "(`partial` drafts that grow caption, then hashtags, then mediaPlan; `retry` when it starts over), ending " +
-      "with `done` and the saved post (the 201 body) or `error` and the error envelope's error. Brief, brand and " +
+      "with `done` and the saved post (the 201 body without versions) or `error` and the error envelope's error. Brief, brand and " +
       "auth errors are answered before streaming, as JSON. Closing the connection cancels it and saves nothing. " +
       "Idempotency-Key is refused here (it belongs to the JSON operation).",
     event: postStreamEvent,
