@@ -58,6 +58,7 @@ test("a brand with English and Spanish channels writes both, edits the Spanish o
   const languages = page.getByRole("group", { name: "Languages" });
   await expect(languages.getByRole("checkbox", { name: /English/ })).toBeChecked();
   await expect(languages.getByRole("checkbox", { name: /Español/ })).toBeChecked();
+  await shoot(page, "studio-brief-languages");
   await page.getByRole("button", { name: "Generate draft" }).click();
   await expect(page).toHaveURL(/\/studio\/pst_/, { timeout: 30_000 });
 
@@ -99,4 +100,10 @@ test("a brand with English and Spanish channels writes both, edits the Spanish o
   expect(toSpanish.text).toContain(SPANISH_EDIT);
   expect(toEnglish.text).not.toContain("otoño");
   expect(toEnglish.text).toContain((englishCaption ?? "").split("\n")[0].slice(0, 30));
+
+  // The calendar shows each publication's language.
+  await page.goto("/calendar");
+  const items = page.getByTestId("calendar-language");
+  await expect(items).toHaveCount(2);
+  expect((await items.allTextContents()).sort()).toEqual(["en", "es"]);
 });

@@ -62,15 +62,17 @@ const sameBrief = (a: PostView, b: PostView) =>
   a.topic === b.topic &&
   a.language === b.language;
 
-/** The newest draft of each language in the post's group, the open post standing for its own language. */
-function languageVersions(post: PostView, posts: PostView[]) {
+/**
+ * The newest draft of each language in the post's group, the open post standing for its own language, in the
+ * brand's language order.
+ */
+function languageVersions(post: PostView, posts: PostView[], order: string[]) {
   const newest = new Map<string, PostView>([[post.language, post]]);
   for (const item of [...posts].sort((a, b) => b.createdAt.localeCompare(a.createdAt))) {
     if (item.groupId === post.groupId && !newest.has(item.language)) newest.set(item.language, item);
   }
-  return [...newest.values()].sort(
-    (a, b) => a.createdAt.localeCompare(b.createdAt) || a.postId.localeCompare(b.postId),
-  );
+  const rank = (language: string) => (order.includes(language) ? order.indexOf(language) : order.length);
+  return [...newest.values()].sort((a, b) => rank(a.language) - rank(b.language));
 }
 
 const MAX_SEED = 2 ** 31 - 1;
@@ -219,7 +221,13 @@ export function PostStudio({ postId }: { postId?: string }) {
         ...(brandPosts.data ?? []).filter((item) => item.postId !== post.postId && sameBrief(item, post)),
       ].sort((a, b) => b.createdAt.localeCompare(a.createdAt))
     : [];
-  const versions = post ? languageVersions(post, brandPosts.data ?? []) : [];
+  const versions = post
+    ? languageVersions(
+        post,
+        brandPosts.data ?? [],
+        brands.data?.find((item) => item.brandId === post.brandId)?.languages ?? [],
+      )
+    : [];
   const content = post ? (edits[post.postId] ?? contentOf(post)) : null;
   const streaming = generate.isPending;
   const previewBrandId = streaming ? generate.variables?.brandId : post?.brandId;
