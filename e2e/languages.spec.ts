@@ -49,6 +49,8 @@ test("a brand with English and Spanish channels writes both, edits the Spanish o
   await expect(
     panel.getByRole("listitem").filter({ hasText: "Lingua News" }).getByLabel("Language"),
   ).toHaveValue("en");
+  await expectAxeClean(page, "brand settings with channel languages");
+  await shoot(page, "brand-channel-languages");
 
   // The studio writes the brief in both languages at once.
   await page.goto("/studio");
