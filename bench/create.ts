@@ -18,6 +18,9 @@ import { type AppServer, buildAll, type Running, startApp, startBaselineNext } f
  * `--before <checkout>` also runs that checkout's build on PGlite (say a worktree of an older commit, built
  * with `NEXT_DIST_DIR=.next-test npx next build`; PGlite migrates itself from its own checkout), in the same
  * rounds. Not on PostgreSQL: this checkout's `db:migrate` would give the older app newer migrations.
+ * `--languages` also measures, per app and round, a create in three languages (en, es, de, the built-in model)
+ * beside a one-language create of the same brief: issue 42's goal is at most 2.5× (the three drafts are written
+ * in parallel and saved in one statement).
  */
 function option(name: string) {
   const index = process.argv.indexOf(name);
@@ -64,12 +67,31 @@ async function creates(s: Awaited<ReturnType<typeof session>>, n: number, seedBa
   return { p50: median(samples), cpu: (cpuMs(s.server.pid) - cpuBefore) / n };
 }
 
+const LANGUAGES = ["en", "es", "de"];
+
+/** p50 of `n` creates of the same brief in `languages` (the brand must speak them). */
+async function languageCreates(s: Awaited<ReturnType<typeof session>>, n: number, languages: string[]) {
+  const samples: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const response = await timedRequest(`${s.server.url}/api/content/create`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${s.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ ...createBody(s.brandId, i, 50_000), languages }),
+    });
+    if (response.status !== 201)
+      throw new Error(`create in ${languages} answered ${response.status}: ${response.body}`);
+    samples.push(response.ms);
+  }
+  return median(samples);
+}
+
 async function main() {
   const rounds = Number(option("--rounds") ?? 5);
   const n = Number(option("--n") ?? 40);
   const pg = option("--pg");
   const profile = process.argv.includes("--profile");
   const floors = process.argv.includes("--floors");
+  const multilingual = process.argv.includes("--languages");
   /** A checkout of an older commit with its own .next-test build: its apps run beside these, interleaved. */
   const before = option("--before");
   buildAll(false);
@@ -89,6 +111,17 @@ async function main() {
     }
     const sessions = [];
     for (const app of apps) sessions.push(await session(app));
+    if (multilingual) {
+      for (const s of sessions) {
+        const patched = await timedRequest(`${s.server.url}/api/brands/${s.brandId}`, {
+          method: "PATCH",
+          headers: { authorization: `Bearer ${s.apiKey}`, "content-type": "application/json" },
+          body: JSON.stringify({ languages: LANGUAGES }),
+        });
+        if (patched.status !== 200)
+          throw new Error(`PATCH languages answered ${patched.status}: ${patched.body}`);
+      }
+    }
     // Warm-up, not measured: --warm creates per app and ten times as many trivial GETs.
     const warm = Number(option("--warm") ?? 30);
     for (const s of sessions) {
@@ -121,6 +154,13 @@ async function main() {
             const p50 = await refusedCreates(s, 100, status);
             row.push(`${s.server.name} ${status} ${p50.toFixed(2)} ms = ${(p50 / median(t)).toFixed(2)}x`);
           }
+        }
+        if (multilingual) {
+          const one = await languageCreates(s, n, ["en"]);
+          const three = await languageCreates(s, n, LANGUAGES);
+          row.push(
+            `${s.server.name} 1 language ${one.toFixed(2)} ms, 3 languages ${three.toFixed(2)} ms = ${(three / one).toFixed(2)}x (goal ≤ 2.5x)`,
+          );
         }
         const r = await creates(s, n, round * 1000);
         row.push(

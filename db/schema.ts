@@ -84,7 +84,10 @@ export const brands = pgTable("brands", {
   tone: text("tone").notNull().default(""),
   voice: text("voice").notNull().default(""),
   audience: text("audience").notNull().default(""),
+  // The main language; always languages[0] (kept for clients that know only one language).
   language: text("language").notNull().default("en"),
+  // Every language the brand speaks (BCP 47), the main one first (DESIGN §11).
+  languages: jsonb("languages").$type<string[]>().notNull().default(["en"]),
   values: jsonb("values").$type<string[]>().notNull().default([]),
   doList: jsonb("do_list").$type<string[]>().notNull().default([]),
   dontList: jsonb("dont_list").$type<string[]>().notNull().default([]),
@@ -213,6 +216,10 @@ export const posts = pgTable(
     goal: text("goal").notNull(),
     topic: text("topic").notNull(),
     toneOverride: text("tone_override"),
+    // The language the post is written in (BCP 47), and its post group: the posts one brief gave in the
+    // brand's languages share it (the group is named by its first post's id; a lone post is its own group).
+    language: text("language").notNull().default("en"),
+    groupId: text("group_id").notNull(),
     assets: jsonb("assets").$type<PostAsset[]>().notNull().default([]),
     caption: text("caption").notNull(),
     mediaPlan: jsonb("media_plan").$type<MediaPlan>().notNull(),
@@ -233,7 +240,10 @@ export const posts = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("posts_brand_created_idx").on(t.brandId, t.createdAt, t.id)],
+  (t) => [
+    index("posts_brand_created_idx").on(t.brandId, t.createdAt, t.id),
+    index("posts_group_idx").on(t.groupId),
+  ],
 );
 
 export const videoJobs = pgTable(
@@ -364,6 +374,8 @@ export const channelConnections = pgTable(
     accountName: text("account_name").notNull(),
     accountHandle: text("account_handle"),
     avatarUrl: text("avatar_url"),
+    // The language the channel speaks (BCP 47): "Publish all languages" sends it that language's version.
+    language: text("language").notNull().default("en"),
     credentials: text("credentials").notNull(),
     status: text("status").$type<ChannelConnectionStatus>().notNull().default("active"),
     statusMessage: text("status_message"),

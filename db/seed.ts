@@ -15,6 +15,7 @@ export const DEMO_BRAND = {
     "We talk like a friendly barista who knows their craft: short sentences, concrete sensory detail, no jargon.",
   audience: "Busy urban professionals aged 25 to 40 who care where their coffee comes from",
   language: "en",
+  languages: ["en"],
   values: ["craft", "fair trade", "community"],
   doList: ["mention the origin of the beans", "invite people into the café", "keep it personal"],
   dontList: ["make health claims", "mock other coffee brands", "use all caps"],

@@ -302,6 +302,7 @@ describe("brand context for AI", () => {
         "voice",
         "audience",
         "language",
+        "languages",
         "values",
         "doList",
         "dontList",

@@ -62,7 +62,9 @@ describe("POST /api/content/create", () => {
         expect(post.generation.outputTokens).toBeGreaterThan(0);
         const saved = await api(response.headers.get("location") ?? "", { token });
         expect(saved.status).toBe(200);
-        expect(saved.body).toEqual(response.body);
+        // The 201 body is the saved post plus versions: here one, the post itself (the brand's main language).
+        expect({ ...saved.body, versions: [saved.body] }).toEqual(response.body);
+        expect(saved.body).toMatchObject({ language: "en", groupId: saved.body.postId });
       }
     }
   });

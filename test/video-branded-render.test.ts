@@ -266,6 +266,7 @@ describe.each([
   it("stores a WebVTT sidecar with the phrases and their times", async () => {
     const vtt = fs.readFileSync(path.join(dataDir, "media", String(video.captionsKey)), "utf8");
     expect(vtt.startsWith("WEBVTT")).toBe(true);
+    expect(vtt.split("\n\n")[0]).toBe("WEBVTT\nKind: captions\nLanguage: en");
     expect(vtt).toContain("00:00:00.000 --> ");
     expect(vtt.replace(/\s+/g, " ")).toContain("Visit our corner");
   });

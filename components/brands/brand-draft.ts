@@ -18,7 +18,8 @@ export type BrandDraft = {
   tone: string;
   voice: string;
   audience: string;
-  language: string;
+  /** BCP 47 tags separated by spaces or commas, the main language first. */
+  languages: string;
   values: string;
   doList: string;
   dontList: string;
@@ -49,7 +50,7 @@ export function toDraft(brand?: BrandResponse): BrandDraft {
     tone: brand?.tone ?? "",
     voice: brand?.voice ?? "",
     audience: brand?.audience ?? "",
-    language: brand?.language ?? "en",
+    languages: (brand?.languages ?? [brand?.language ?? "en"]).join(" "),
     values: (brand?.values ?? []).join("\n"),
     doList: (brand?.doList ?? []).join("\n"),
     dontList: (brand?.dontList ?? []).join("\n"),
@@ -79,7 +80,7 @@ function toFields(draft: BrandDraft) {
     tone: draft.tone,
     voice: draft.voice,
     audience: draft.audience,
-    language: draft.language,
+    languages: draft.languages.split(/[\s,]+/).filter(Boolean),
     ...Object.fromEntries(LIST_FIELDS.map((field) => [field, lines(draft[field])])),
     defaultHashtags: draft.defaultHashtags.split(/[\s,]+/).filter(Boolean),
     primaryColor: draft.primaryColor,
@@ -97,10 +98,12 @@ function toFields(draft: BrandDraft) {
 export function fieldErrors(issues: { path: string; message: string }[]): FieldErrors {
   const errors: FieldErrors = {};
   for (const issue of issues) {
-    const [field, index] = issue.path.split(".");
+    const [named, index] = issue.path.split(".");
+    // language (the main one) is the first of the languages field.
+    const field = named === "language" ? "languages" : named;
     const key = (field in toDraft() ? field : "form") as DraftField | "form";
     const message =
-      index !== undefined && key !== "defaultHashtags"
+      index !== undefined && key !== "defaultHashtags" && key !== "languages"
         ? `Line ${Number(index) + 1}: ${issue.message}`
         : issue.message;
     errors[key] ??= message;

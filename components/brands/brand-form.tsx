@@ -55,8 +55,6 @@ function Section({
   );
 }
 
-const LANGUAGES = ["en", "en-GB", "de", "fr", "es", "it", "pt-BR", "nl", "pl", "ru", "uk", "tr", "ja"];
-
 /**
  * Every brand field, checked with the contract's own schema before it is sent; the server's 400 details
  * land next to the same fields. Creates a brand, or saves only the changed fields of an existing one.
@@ -142,14 +140,13 @@ export function BrandForm({
             >
               <TextInput {...bind("audience")} placeholder="Busy professionals aged 25 to 40" />
             </Field>
-            <Field label="Language" error={errors.language} hint="A code: en, de, pt-BR…">
-              <TextInput {...bind("language")} list="brand-languages" />
+            <Field
+              label="Languages"
+              error={errors.languages}
+              hint="Codes separated by spaces, the main one first: en es pt-BR. One brief can give a post in each."
+            >
+              <TextInput {...bind("languages")} placeholder="en es" />
             </Field>
-            <datalist id="brand-languages">
-              {LANGUAGES.map((code) => (
-                <option key={code} value={code} />
-              ))}
-            </datalist>
           </div>
         </Section>
 

@@ -70,7 +70,8 @@ export function BrandList() {
                   style={{ background: brand.secondaryColor }}
                 />
                 <span className="ml-1">
-                  {brand.language} · {brand.effectiveMonthlyVideoQuota} videos a month
+                  {(brand.languages ?? [brand.language]).join(" · ")} · {brand.effectiveMonthlyVideoQuota}{" "}
+                  videos a month
                 </span>
               </div>
             </div>

@@ -133,7 +133,9 @@ export function BrandSettings({ brandId, oauth }: { brandId: string; oauth: OAut
             <BrandKitPanel brand={brand.data} />
           </fieldset>
           <AvatarPanel brand={brand.data} readOnly={!canEdit} />
-          {can(brand.data.role, "channel.manage") && <ChannelsPanel brandId={brandId} oauth={oauth} />}
+          {can(brand.data.role, "channel.manage") && (
+            <ChannelsPanel brandId={brandId} oauth={oauth} languages={brand.data.languages} />
+          )}
           <PromptPreview brandId={brandId} />
         </div>
       </div>

@@ -4,7 +4,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Button, Card, ErrorNotice, Field, TextInput } from "@/components/ui/primitives";
 import { ApiClientError, callApi } from "@/lib/client/api-client";
-import { connectChannel, disconnectChannel, listChannels } from "@/lib/client/operations";
+import { connectChannel, disconnectChannel, listChannels, updateChannel } from "@/lib/client/operations";
+import { nativeLanguageName } from "@/lib/contracts/language-tags";
 import type { ChannelConnectionView, PublicationView } from "@/lib/contracts/publishing";
 import { OAuthConnectButton } from "./oauth-connect-button";
 
@@ -79,9 +80,23 @@ export function useChannels(brandId: string | null) {
  * Brand settings: the brand's connected channels, connect (or reconnect) a Telegram channel with a token or
  * LinkedIn and Instagram through their consent pages, disconnect.
  */
-export function ChannelsPanel({ brandId, oauth }: { brandId: string; oauth: OAuthAvailability }) {
+export function ChannelsPanel({
+  brandId,
+  oauth,
+  languages = [],
+}: {
+  brandId: string;
+  oauth: OAuthAvailability;
+  /** The brand's languages: with more than one, each channel picks the one it speaks. */
+  languages?: string[];
+}) {
   const queryClient = useQueryClient();
   const channels = useChannels(brandId);
+  const setLanguage = useMutation({
+    mutationFn: async ({ channelId, language }: { channelId: string; language: string }) =>
+      (await callApi(updateChannel, { params: { channelId }, body: { language } })).data,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: channelsQueryKey(brandId) }),
+  });
   const [botToken, setBotToken] = useState("");
   const [chatId, setChatId] = useState("");
   const connect = useMutation({
@@ -124,6 +139,7 @@ export function ChannelsPanel({ brandId, oauth }: { brandId: string; oauth: OAut
         {channels.error && (
           <ErrorNotice message={channels.error.message} onRetry={() => channels.refetch()} />
         )}
+        {setLanguage.error && <ErrorNotice message={setLanguage.error.message} />}
         {channels.data && channels.data.length === 0 && (
           <p className="rounded-lg border border-dashed border-slate-300 p-4 text-center text-sm text-slate-600">
             No channel connected yet.
@@ -143,6 +159,25 @@ export function ChannelsPanel({ brandId, oauth }: { brandId: string; oauth: OAut
                         {channel.accountHandle ? ` · ${channel.accountHandle}` : ""}
                       </span>
                     </p>
+                    {languages.length > 1 && (
+                      <label className="mt-1 flex items-center gap-2 text-sm text-slate-600">
+                        Language
+                        <select
+                          className="rounded-md border border-slate-300 bg-white px-2 py-0.5 text-sm"
+                          value={channel.language}
+                          disabled={setLanguage.isPending}
+                          onChange={(event) =>
+                            setLanguage.mutate({ channelId: channel.channelId, language: event.target.value })
+                          }
+                        >
+                          {[...new Set([...languages, channel.language])].map((tag) => (
+                            <option key={tag} value={tag}>
+                              {nativeLanguageName(tag)} ({tag})
+                            </option>
+                          ))}
+                        </select>
+                      </label>
+                    )}
                     {channel.status === "needs_reconnect" ? (
                       <p className="text-sm text-red-700">
                         Needs reconnecting: {channel.statusMessage}{" "}

@@ -88,6 +88,7 @@ function CalendarItem({
   publication,
   channelLabel,
   postName,
+  language,
   timeZone,
   movable,
   tipToLeft,
@@ -100,6 +101,8 @@ function CalendarItem({
   channelLabel: string;
   /** The post's topic or first words; null while it loads. */
   postName: string | null;
+  /** The language of the channel it goes to (BCP 47), when the brand speaks several. */
+  language?: string;
   timeZone: string;
   movable: boolean;
   /** In the week's last columns the tooltip opens leftwards, inside the page. */
@@ -136,7 +139,16 @@ function CalendarItem({
           <PlatformIcon channel={publication.channel} />
           <span className="whitespace-nowrap tabular-nums">{time}</span>
           <span className="truncate">
-            {publication.placement === "story" ? " story" : ""} · {publication.status}
+            {publication.placement === "story" ? " story" : ""}
+            {language ? (
+              <>
+                {" "}
+                <span data-testid="calendar-language" className="font-semibold uppercase">
+                  {language}
+                </span>
+              </>
+            ) : null}{" "}
+            · {publication.status}
           </span>
         </span>
         <span
@@ -375,6 +387,11 @@ export function PublicationCalendar() {
       publication={publication}
       channelLabel={publicationChannelLabel(channels.data, publication)}
       postName={postLabel(postOf(publication.postId))}
+      language={
+        (brand?.languages.length ?? 0) > 1
+          ? channels.data?.find((channel) => channel.channelId === publication.channelId)?.language
+          : undefined
+      }
       timeZone={timeZone}
       movable={mayMove && publication.status === "scheduled"}
       onDragStart={() => setDragging(publication.publicationId)}

@@ -12,6 +12,7 @@ import {
 } from "@/components/studio/form-controls";
 import { Button, Field, TextInput } from "@/components/ui/primitives";
 import type { BrandRole } from "@/lib/contracts/enums";
+import { nativeLanguageName } from "@/lib/contracts/language-tags";
 import { can } from "@/lib/contracts/permissions";
 import { BRIEF_LIMITS, CHANNELS, GOALS, MIN_TOPIC_CHARS, MIN_TOPIC_WORDS } from "@/lib/contracts/post-rules";
 import type { GeneratePostInput } from "@/lib/contracts/posts";
@@ -19,7 +20,7 @@ import type { BriefErrors, briefFormSchema } from "./brief-schema";
 
 export const MAX_ASSETS = BRIEF_LIMITS.assets;
 
-export type BriefDraft = z.infer<typeof briefFormSchema>;
+export type BriefDraft = z.input<typeof briefFormSchema>;
 export type BriefAsset = BriefDraft["assets"][number];
 
 /** The brief as the API takes it: empty optional fields left out. */
@@ -38,6 +39,7 @@ export function briefBody(brief: BriefDraft): GeneratePostInput {
     goal: brief.goal,
     ...(brief.toneOverride.trim() ? { toneOverride: brief.toneOverride.trim() } : {}),
     ...(assets.length ? { assets } : {}),
+    ...(brief.languages?.length ? { languages: brief.languages } : {}),
   };
 }
 
@@ -58,7 +60,7 @@ export function PostBriefForm({
   generating,
 }: {
   brief: BriefDraft;
-  brands: { brandId: string; name: string; tone: string; role: BrandRole }[];
+  brands: { brandId: string; name: string; tone: string; role: BrandRole; languages?: string[] }[];
   onGenerate: (brief: BriefDraft) => void;
   generating: boolean;
 }) {
@@ -74,6 +76,18 @@ export function PostBriefForm({
   const selectedChannel = values.channel;
   const brand = brands.find((item) => item.brandId === brandId);
   const mayWrite = brand ? can(brand.role, "post.create") : true;
+  const brandLanguages = brand?.languages ?? [];
+  // Every language the brand speaks is ticked until the marketer unticks some (the main one stays).
+  const chosenLanguages = values.languages?.length
+    ? values.languages.filter((tag) => brandLanguages.includes(tag))
+    : brandLanguages;
+  const toggleLanguage = (tag: string, on: boolean) =>
+    update({
+      ...values,
+      languages: brandLanguages.filter((item) =>
+        item === tag ? on : item === brandLanguages[0] || chosenLanguages.includes(item),
+      ),
+    });
 
   const draftOf = (current: typeof values): BriefDraft => ({
     ...current,
@@ -106,7 +120,7 @@ export function PostBriefForm({
     const checked = (await loadBriefCheck())(draftOf(values));
     if (checked.ok) {
       setErrors({});
-      onGenerate(checked.brief);
+      onGenerate({ ...checked.brief, languages: brandLanguages.length > 1 ? chosenLanguages : [] });
       return;
     }
     setErrors(checked.errors);
@@ -167,6 +181,34 @@ export function PostBriefForm({
           ))}
         </div>
       </fieldset>
+
+      {brandLanguages.length > 1 && (
+        <fieldset className="space-y-1.5">
+          <legend className="text-sm font-medium text-slate-700">Languages</legend>
+          <p className="text-xs text-slate-600">
+            One draft per language, each written in it in the brand's voice.
+          </p>
+          <div className="flex flex-wrap gap-2">
+            {brandLanguages.map((tag, index) => (
+              <label
+                key={tag}
+                className="flex items-center gap-1.5 rounded-md border border-slate-200 px-2 py-1 text-sm"
+              >
+                <input
+                  type="checkbox"
+                  name="languages"
+                  value={tag}
+                  checked={chosenLanguages.includes(tag)}
+                  disabled={index === 0}
+                  onChange={(event) => toggleLanguage(tag, event.target.checked)}
+                />
+                <span lang={tag}>{nativeLanguageName(tag)}</span>
+                <span className="text-xs text-slate-500">{tag}</span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      )}
 
       <Field label="Topic" hint={TOPIC_HINT} error={errors.topic}>
         <PostTextArea

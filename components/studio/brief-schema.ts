@@ -40,6 +40,8 @@ export const briefFormSchema = z.object({
       }),
     )
     .max(BRIEF_LIMITS.assets),
+  /** The brand's languages to write in; empty: its main one (a brand with one language shows no choice). */
+  languages: z.array(z.string()).default([]),
 });
 
 /** Messages by field path (`topic`, `assets.0.url`), the first issue of each field. */

@@ -8,6 +8,7 @@ import { type BriefDraft, briefBody, PostBriefForm } from "@/components/studio/b
 import { PostPreview } from "@/components/studio/channel-preview";
 import { PostDraftHistory } from "@/components/studio/draft-history";
 import { CHANNEL_LABELS } from "@/components/studio/form-controls";
+import { LanguageVersions } from "@/components/studio/language-versions";
 import { PostEditor } from "@/components/studio/post-editor";
 import { StreamingDraft } from "@/components/studio/streaming-draft";
 import { useLeaveGuard } from "@/components/studio/use-leave-guard";
@@ -15,7 +16,7 @@ import { NotFoundNotice } from "@/components/ui/not-found-notice";
 import { Card, ErrorNotice } from "@/components/ui/primitives";
 import { ApiClientError, callApi } from "@/lib/client/api-client";
 import { streamDraft } from "@/lib/client/draft-stream";
-import { updatePost } from "@/lib/client/operations";
+import { generatePost, updatePost } from "@/lib/client/operations";
 import { brandQueries, postChanged, postQueries } from "@/lib/client/queries";
 import { ASPECT_RATIOS, type Channel, mediaFormatFor } from "@/lib/contracts/post-rules";
 import type { GeneratePostInput, MediaPlan, PartialDraft, PostView } from "@/lib/contracts/posts";
@@ -55,7 +56,24 @@ const briefOf = (post: PostView): BriefDraft => ({
 });
 
 const sameBrief = (a: PostView, b: PostView) =>
-  a.brandId === b.brandId && a.channel === b.channel && a.goal === b.goal && a.topic === b.topic;
+  a.brandId === b.brandId &&
+  a.channel === b.channel &&
+  a.goal === b.goal &&
+  a.topic === b.topic &&
+  a.language === b.language;
+
+/**
+ * The newest draft of each language in the post's group, the open post standing for its own language, in the
+ * brand's language order.
+ */
+function languageVersions(post: PostView, posts: PostView[], order: string[]) {
+  const newest = new Map<string, PostView>([[post.language, post]]);
+  for (const item of [...posts].sort((a, b) => b.createdAt.localeCompare(a.createdAt))) {
+    if (item.groupId === post.groupId && !newest.has(item.language)) newest.set(item.language, item);
+  }
+  const rank = (language: string) => (order.includes(language) ? order.indexOf(language) : order.length);
+  return [...newest.values()].sort((a, b) => rank(a.language) - rank(b.language));
+}
 
 const MAX_SEED = 2 ** 31 - 1;
 
@@ -161,6 +179,12 @@ export function PostStudio({ postId }: { postId?: string }) {
       const controller = new AbortController();
       stream.current = controller;
       setPartial(null);
+      // Several languages at once: the JSON operation writes them all (streaming takes one at a time).
+      if (body.languages && body.languages.length > 1) {
+        const generated = (await callApi(generatePost, { body, signal: controller.signal })).data;
+        for (const version of generated.versions) postChanged(queryClient, version);
+        return generated;
+      }
       return streamDraft(body, {
         signal: controller.signal,
         onPartial: setPartial,
@@ -197,6 +221,13 @@ export function PostStudio({ postId }: { postId?: string }) {
         ...(brandPosts.data ?? []).filter((item) => item.postId !== post.postId && sameBrief(item, post)),
       ].sort((a, b) => b.createdAt.localeCompare(a.createdAt))
     : [];
+  const versions = post
+    ? languageVersions(
+        post,
+        brandPosts.data ?? [],
+        brands.data?.find((item) => item.brandId === post.brandId)?.languages ?? [],
+      )
+    : [];
   const content = post ? (edits[post.postId] ?? contentOf(post)) : null;
   const streaming = generate.isPending;
   const previewBrandId = streaming ? generate.variables?.brandId : post?.brandId;
@@ -218,7 +249,13 @@ export function PostStudio({ postId }: { postId?: string }) {
   function regenerate() {
     if (!post) return;
     const seeds = drafts.map((draft) => draft.generation.seed);
-    generate.mutate({ ...briefBody(briefOf(post)), seed: (Math.max(...seeds) + 1) % MAX_SEED });
+    // Only this language is written again; the group's other languages stay as they are.
+    generate.mutate({
+      ...briefBody(briefOf(post)),
+      languages: [post.language],
+      groupId: post.groupId,
+      seed: (Math.max(...seeds) + 1) % MAX_SEED,
+    });
   }
 
   return (
@@ -266,6 +303,16 @@ export function PostStudio({ postId }: { postId?: string }) {
               </div>
             </details>
           </Card>
+
+          {!streaming && post && versions.length > 1 && (
+            <LanguageVersions
+              versions={versions}
+              activeId={post.postId}
+              unsaved={new Set(Object.keys(edits))}
+              role={brands.data?.find((item) => item.brandId === post.brandId)?.role}
+              onSelect={select}
+            />
+          )}
 
           {post && drafts.length > 1 && (
             <PostDraftHistory

@@ -13,6 +13,8 @@ export const postBrief = z.object({
   captionLimit: z.number().int().positive(),
   captionLimitWithMedia: z.number().int().positive(),
   maxHashtags: z.number().int().positive(),
+  /** The language to write in (BCP 47); absent: English. */
+  language: z.string().optional(),
 });
 
 export type PostBrief = z.infer<typeof postBrief>;

@@ -6,6 +6,7 @@ export const ERROR_CODES = {
   method_not_allowed: { status: 405, retryable: false },
   brief_too_short: { status: 422, retryable: false },
   brand_context_missing: { status: 422, retryable: false },
+  language_unsupported: { status: 422, retryable: false },
   moderation_required: { status: 422, retryable: false },
   generation_failed: { status: 502, retryable: true },
   brand_not_ready: { status: 409, retryable: false },

@@ -45,13 +45,21 @@ function languageName(code: string) {
  * The exact system text that post generation sends to the model for this brand. The brand-context
  * operation returns the same string, so what the model sees can be checked.
  */
-export function buildBrandPrompt(brand: BrandVoice, options: { toneOverride?: string | null } = {}) {
+export function buildBrandPrompt(
+  brand: BrandVoice,
+  options: { toneOverride?: string | null; language?: string } = {},
+) {
   const tone = options.toneOverride?.trim() || brand.tone;
+  const language = options.language ?? brand.language;
   const sections = [
-    `You are the social media copywriter for the brand "${brand.name}". Write in ${languageName(brand.language)}.`,
-    `Tone: ${tone}`,
-    `Voice: ${brand.voice}`,
+    `You are the social media copywriter for the brand "${brand.name}". Write in ${languageName(language)}.`,
   ];
+  if (!/^en\b/i.test(language)) {
+    sections.push(
+      `Language: write the caption, the hashtags and the media plan's texts in ${languageName(language)}, as a native copywriter of that language would (not a word-for-word translation). Hashtags are words people of that language search for.`,
+    );
+  }
+  sections.push(`Tone: ${tone}`, `Voice: ${brand.voice}`);
   if (brand.audience) sections.push(`Audience: ${brand.audience}`);
   if (brand.values.length) sections.push(`Brand values:\n${list(brand.values)}`);
   if (brand.doList.length) sections.push(`Always:\n${list(brand.doList)}`);

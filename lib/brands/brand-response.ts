@@ -14,6 +14,7 @@ const voiceFields = (brand: Brand) => ({
   voice: brand.voice,
   audience: brand.audience,
   language: brand.language,
+  languages: brand.languages.length ? brand.languages : [brand.language],
   values: brand.values,
   doList: brand.doList,
   dontList: brand.dontList,

@@ -4,6 +4,7 @@ import { recordActivity } from "@/lib/activity/record-activity";
 import type { Principal } from "@/lib/auth/authenticate";
 import type { CreateBrandInput } from "@/lib/contracts/brands";
 import { newId } from "@/lib/ids";
+import { languagesOnCreate } from "./brand-languages";
 import { assertQuotaChangeAllowed } from "./quota-policy";
 
 /** Creates a brand and makes its creator the owner, in one transaction. */
@@ -14,7 +15,7 @@ export async function createBrand({ principal, input }: { principal: Principal; 
   return db.transaction(async (tx) => {
     const [brand] = await tx
       .insert(brands)
-      .values({ id: newId("brd"), ...input })
+      .values({ id: newId("brd"), ...input, ...languagesOnCreate(input) })
       .returning();
     await tx.insert(brandMembers).values({ brandId: brand.id, userId: principal.userId, role: "owner" });
     await recordActivity(tx, {

@@ -7,6 +7,7 @@ import type { Principal } from "@/lib/auth/authenticate";
 import { brandChanged } from "@/lib/auth/membership-events";
 import type { UpdateBrandInput } from "@/lib/contracts/brands";
 import { requireBrandPermission } from "./brand-access";
+import { languagesOnUpdate } from "./brand-languages";
 import { assertQuotaChangeAllowed } from "./quota-policy";
 
 /** Changes the fields given and leaves the others as they are: the brand and its kit are the owner's (DESIGN §10). */
@@ -25,9 +26,13 @@ export async function updateBrand({
     if (input.monthlyVideoQuota !== undefined) {
       assertQuotaChangeAllowed({ role, value: input.monthlyVideoQuota });
     }
+    const current =
+      input.language && !input.languages
+        ? (await tx.select({ languages: brands.languages }).from(brands).where(eq(brands.id, brandId)))[0]
+        : undefined;
     const [brand] = await tx
       .update(brands)
-      .set({ ...input, updatedAt: new Date() })
+      .set({ ...input, ...languagesOnUpdate(input, current ?? { languages: [] }), updatedAt: new Date() })
       .where(eq(brands.id, brandId))
       .returning();
     await recordActivity(tx, {

@@ -4,6 +4,7 @@ import type * as brands from "@/lib/contracts/brands";
 import type * as health from "@/lib/contracts/health";
 import type * as keys from "@/lib/contracts/keys";
 import type { Operation } from "@/lib/contracts/operation";
+import type * as postGroups from "@/lib/contracts/post-groups";
 import type * as posts from "@/lib/contracts/posts";
 import type * as publishing from "@/lib/contracts/publishing";
 import type * as reviews from "@/lib/contracts/reviews";
@@ -61,8 +62,10 @@ export const listWebhookDeliveries = typed<typeof webhooks.listWebhookDeliveries
 export const sendTestWebhook = typed<typeof webhooks.sendTestWebhook>(ROUTES.sendTestWebhook);
 export const listChannels = typed<typeof publishing.listChannels>(ROUTES.listChannels);
 export const connectChannel = typed<typeof publishing.connectChannel>(ROUTES.connectChannel);
+export const updateChannel = typed<typeof publishing.updateChannel>(ROUTES.updateChannel);
 export const disconnectChannel = typed<typeof publishing.disconnectChannel>(ROUTES.disconnectChannel);
 export const createPublication = typed<typeof publishing.createPublication>(ROUTES.createPublication);
+export const publishAllLanguages = typed<typeof postGroups.publishAllLanguages>(ROUTES.publishAllLanguages);
 export const listPublications = typed<typeof publishing.listPublications>(ROUTES.listPublications);
 export const getPublication = typed<typeof publishing.getPublication>(ROUTES.getPublication);
 export const reschedulePublication = typed<typeof publishing.reschedulePublication>(

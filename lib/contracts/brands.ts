@@ -10,6 +10,7 @@ import {
 import { AVATAR_UPLOAD, BRAND_LIMITS, COLOR_PATTERN, HASHTAG_PATTERN, LANGUAGE_PATTERN } from "./brand-rules";
 import { idOf, isoDateTime, userText } from "./common";
 import { AVATAR_STATUSES, BRAND_ROLES } from "./enums";
+import { canonicalLanguageTag, MAX_LANGUAGES } from "./language-tags";
 import { defineOperation } from "./operation";
 import { ROUTES } from "./routes";
 import { canonicalTimeZone } from "./time-zone";
@@ -55,6 +56,35 @@ const color = (label: string) =>
     .regex(COLOR_PATTERN, `${label} must be a hex colour like #1F2937.`)
     .toUpperCase();
 
+const LANGUAGE_HINT = "Use a language code such as en, de or pt-BR (BCP 47).";
+
+/** One BCP 47 tag, spelled canonically (pt-br → pt-BR); an unknown one is named in the error. */
+export const languageTag = (label = "The language") =>
+  userText({ error: `${label} must be text.` })
+    .trim()
+    .max(35, LANGUAGE_HINT)
+    .transform((tag, ctx) => {
+      const canonical = canonicalLanguageTag(tag);
+      if (canonical) return canonical;
+      ctx.addIssue({ code: "custom", message: `"${tag}" is not a language we know. ${LANGUAGE_HINT}` });
+      return z.NEVER;
+    });
+
+/** A list of languages: at least one, at most MAX_LANGUAGES, none repeated (after canonical spelling). */
+export const languageList = (label: string) =>
+  z
+    .array(languageTag(`Each entry in ${label}`), { error: `${label} must be a list of language codes.` })
+    .min(1, `${label} needs at least one language.`)
+    .max(MAX_LANGUAGES, `${label} can have at most ${MAX_LANGUAGES} entries.`)
+    .superRefine((tags, ctx) => {
+      const seen = new Set<string>();
+      tags.forEach((tag, index) => {
+        if (seen.has(tag))
+          ctx.addIssue({ code: "custom", path: [index], message: `"${tag}" is listed twice.` });
+        seen.add(tag);
+      });
+    });
+
 export const brandFields = {
   name: text("The name", BRAND_LIMITS.name)
     .min(1, "Give the brand a name.")
@@ -71,12 +101,16 @@ export const brandFields = {
   audience: text("The audience", BRAND_LIMITS.audience)
     .meta({ example: "Busy urban professionals aged 25 to 40" })
     .describe("Who the posts are for, at most 500 characters."),
-  language: userText({ error: "The language must be text." })
-    .trim()
-    .max(35, "Use a language code such as en, de or pt-BR.")
-    .regex(LANGUAGE_PATTERN, "Use a language code such as en, de or pt-BR.")
+  language: languageTag()
     .meta({ example: "en" })
-    .describe("Language code (BCP 47) that posts are written in."),
+    .describe(
+      "The brand's main language (BCP 47), always languages[0]. Setting it alone makes it the main language and keeps the others.",
+    ),
+  languages: languageList("The languages")
+    .meta({ example: ["en", "es"] })
+    .describe(
+      `Every language the brand speaks (BCP 47 tags, at most ${MAX_LANGUAGES}), the main one first. One brief can give a post in each; each channel connection has one of them.`,
+    ),
   values: textList("Values", BRAND_LIMITS.values)
     .meta({ example: ["craft", "fair trade"] })
     .describe("Brand values: at most 10, each at most 60 characters."),
@@ -172,7 +206,8 @@ export const createBrandBody = brandObject({
   tone: brandFields.tone.default(""),
   voice: brandFields.voice.default(""),
   audience: brandFields.audience.default(""),
-  language: brandFields.language.default("en"),
+  language: brandFields.language.optional(),
+  languages: brandFields.languages.optional(),
   values: brandFields.values.default([]),
   doList: brandFields.doList.default([]),
   dontList: brandFields.dontList.default([]),
@@ -193,6 +228,7 @@ export const updateBrandBody = brandObject({
   voice: brandFields.voice.optional(),
   audience: brandFields.audience.optional(),
   language: brandFields.language.optional(),
+  languages: brandFields.languages.optional(),
   values: brandFields.values.optional(),
   doList: brandFields.doList.optional(),
   dontList: brandFields.dontList.optional(),
@@ -288,6 +324,7 @@ export const brandContextResponse = brandResponse
     voice: true,
     audience: true,
     language: true,
+    languages: true,
     values: true,
     doList: true,
     dontList: true,

@@ -37,6 +37,12 @@ export const ERROR_DETAILS: Partial<Record<ErrorCode, z.ZodType>> = {
     brandId: z.string(),
     missing: z.array(z.enum(["tone", "voice"])),
   }),
+  language_unsupported: z.object({
+    languages: z.array(z.string()).describe("The requested languages the model cannot write."),
+    supported: z
+      .array(z.string())
+      .describe("The languages it can write (primary subtags: pt covers pt-BR and pt-PT)."),
+  }),
   moderation_required: z.object({
     stage: z.enum(["brief", "output"]).describe("What was flagged: the brief or the generated text."),
     categories: z.array(z.string()),

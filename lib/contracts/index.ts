@@ -16,6 +16,7 @@ import {
 import { backendConnectCheck } from "./health";
 import { createApiKey, listApiKeys, revokeApiKey } from "./keys";
 import type { Operation } from "./operation";
+import { publishAllLanguages } from "./post-groups";
 import {
   deleteMediaImage,
   generateMediaImage,
@@ -35,6 +36,7 @@ import {
   listChannels,
   listPublications,
   reschedulePublication,
+  updateChannel,
 } from "./publishing";
 import { listReviewQueue, reviewPost, submitPost } from "./reviews";
 import {
@@ -96,8 +98,10 @@ export const operations: Operation[] = [
   sendTestWebhook,
   listChannels,
   connectChannel,
+  updateChannel,
   disconnectChannel,
   createPublication,
+  publishAllLanguages,
   listPublications,
   getPublication,
   reschedulePublication,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { KIT_UPLOAD_FIELD } from "./brand-kit-rules";
+import { languageList } from "./brands";
 import {
   cursorPage,
   errorEnvelope,
@@ -147,6 +148,17 @@ export const generatePostBody = z.object({
     .max(2 ** 31 - 1)
     .optional()
     .describe("Variant seed. The same brief and seed give the same draft; a new seed, a new variant."),
+  languages: languageList("languages")
+    .optional()
+    .meta({ example: ["en", "es"] })
+    .describe(
+      "The languages to write the post in, each one of the brand's languages; one draft per language, each written in that language in the brand's voice (not translated), all in one post group. Absent: the brand's main language only. The streamed operation takes one language at a time.",
+    ),
+  groupId: idOf("pst")
+    .optional()
+    .describe(
+      "Add the drafts to this post group of the brand (a post's groupId) instead of starting a new one: regenerating one language leaves the group's other languages as they are.",
+    ),
 });
 
 export type GeneratePostInput = z.infer<typeof generatePostBody>;
@@ -213,6 +225,13 @@ export const post = z
     goal,
     topic: z.string(),
     toneOverride: z.string().nullable(),
+    language: z
+      .string()
+      .meta({ example: "en" })
+      .describe("The language the post is written in (BCP 47): one of the brand's languages."),
+    groupId: idOf("pst").describe(
+      "The post group: the drafts one brief gave in the brand's languages share it (the id of the group's first post; a post on its own is its own group). Each is approved and published on its own.",
+    ),
     assets: z.array(postAsset),
     caption,
     mediaPlan,
@@ -265,13 +284,25 @@ export const post = z
 
 export type PostView = z.infer<typeof post>;
 
+export const generatedPost = post
+  .extend({
+    versions: z
+      .array(post)
+      .describe(
+        "Every draft this call wrote, one per requested language in the order asked; the first is this post.",
+      ),
+  })
+  .meta({ id: "GeneratedPost" });
+
+export type GeneratedPostView = z.infer<typeof generatedPost>;
+
 export const postPage = cursorPage(post);
 
 /**
  * Generate post, streamed: its own operation (POST /api/content/create/stream, so the JSON operation's 201 is
  * exactly a Post for a generated client) that answers 200 `application/x-ndjson`, one JSON event a line while the model writes (DESIGN §7 streamObject). Partial drafts grow field by field
  * (caption, then hashtags, then the media plan); `retry` means the draft starts over; the last line is `done`
- * with the saved post (exactly the 201 body of the JSON answer) or `error` with the error envelope's error.
+ * with the saved post (the 201 body of the JSON answer without `versions`) or `error` with the error envelope's error.
  */
 
 const partialText = z.string().optional();
@@ -318,7 +349,12 @@ export const generatePost = defineOperation({
     "Writes a draft post (caption, media plan, hashtags) for a channel from a brief in the brand's voice and saves it.",
   body: generatePostBody,
   responses: {
-    201: { description: "The draft was generated and saved.", schema: post, headers: ["Location"] },
+    201: {
+      description:
+        "The drafts were generated and saved: the first language's post, with every language's in versions.",
+      schema: generatedPost,
+      headers: ["Location"],
+    },
   },
   errors: [
     "invalid_request",
@@ -327,6 +363,7 @@ export const generatePost = defineOperation({
     "forbidden",
     "brief_too_short",
     "brand_context_missing",
+    "language_unsupported",
     "moderation_required",
     "generation_failed",
     "rate_limited",
@@ -356,7 +393,7 @@ export const generatePostStream = defineOperation({
     description:
       "The draft streamed as one JSON event a line while it is written " +
       "(`partial` drafts that grow caption, then hashtags, then mediaPlan; `retry` when it starts over), ending " +
-      "with `done` and the saved post (the 201 body) or `error` and the error envelope's error. Brief, brand and " +
+      "with `done` and the saved post (the 201 body without versions) or `error` and the error envelope's error. Brief, brand and " +
       "auth errors are answered before streaming, as JSON. Closing the connection cancels it and saves nothing. " +
       "Idempotency-Key is refused here (it belongs to the JSON operation).",
     event: postStreamEvent,
@@ -368,6 +405,7 @@ export const generatePostStream = defineOperation({
     "forbidden",
     "brief_too_short",
     "brand_context_missing",
+    "language_unsupported",
     "moderation_required",
     "generation_failed",
     "rate_limited",

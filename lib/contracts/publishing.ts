@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ERROR_CODE_LIST } from "@/lib/api/error-codes";
+import { languageTag } from "./brands";
 import { idOf, isoDateTime, userText } from "./common";
 import { CHANNEL_CONNECTION_STATUSES, PUBLICATION_PLACEMENTS, PUBLICATION_STATUSES } from "./enums";
 import { defineOperation } from "./operation";
@@ -33,6 +34,12 @@ export const channelConnection = z
       .describe(
         "Why the connection needs attention, or a note about it (for example that media is uploaded because APP_URL is not public).",
       ),
+    language: z
+      .string()
+      .meta({ example: "es" })
+      .describe(
+        "The language the channel speaks (BCP 47, one of the brand's languages): Publish all languages sends it that language's version of a post group.",
+      ),
     mediaDelivery: z
       .enum(["url", "upload"])
       .describe(
@@ -46,6 +53,10 @@ export type ChannelConnectionView = z.infer<typeof channelConnection>;
 
 export const listChannelsQuery = z.object({ brandId: idOf("brd") });
 export const listChannelsResponse = z.object({ items: z.array(channelConnection) });
+
+const channelLanguage = languageTag()
+  .meta({ example: "es" })
+  .describe("The channel's language: one of the brand's languages. Absent: the brand's main language.");
 
 export const connectChannelBody = z.object({
   brandId: idOf("brd"),
@@ -66,11 +77,19 @@ export const connectChannelBody = z.object({
       "The channel: its @username, or its numeric id (-100…). The bot must be an administrator there.",
     )
     .meta({ example: "@acme_news" }),
+  language: channelLanguage.optional(),
 });
 
 export type ConnectChannelInput = z.output<typeof connectChannelBody>;
 
 export const channelParams = z.object({ channelId: idOf("chn") });
+
+export const updateChannelBody = z.strictObject(
+  { language: channelLanguage.describe("The channel's language: one of the brand's languages.") },
+  { error: (issue) => (issue.code === "unrecognized_keys" ? "Only language can be changed." : undefined) },
+);
+
+export type UpdateChannelInput = z.output<typeof updateChannelBody>;
 
 export const publicationStatus = z
   .enum(PUBLICATION_STATUSES)
@@ -230,6 +249,25 @@ export const connectChannel = defineOperation({
     "not_found",
     "channel_check_failed",
     "provider_unavailable",
+    "service_unavailable",
+    "internal_error",
+  ],
+});
+
+export const updateChannel = defineOperation({
+  ...ROUTES.updateChannel,
+  title: "Update channel",
+  auth: "bearer",
+  summary:
+    "Sets the language a channel connection speaks (one of the brand's languages); Publish all languages sends it that language's version. Owners only.",
+  pathParams: channelParams,
+  body: updateChannelBody,
+  responses: { 200: { description: "The connection with its new language.", schema: channelConnection } },
+  errors: [
+    "invalid_request",
+    "unauthorized",
+    "forbidden",
+    "not_found",
     "service_unavailable",
     "internal_error",
   ],

@@ -65,11 +65,17 @@ export const ROUTES = {
   sendTestWebhook: route({ id: "send-test-webhook", method: "POST", path: "/api/webhooks/{webhookId}/test" }),
   listChannels: route({ id: "list-channels", method: "GET", path: "/api/channels" }),
   connectChannel: route({ id: "connect-channel", method: "POST", path: "/api/channels" }),
+  updateChannel: route({ id: "update-channel", method: "PATCH", path: "/api/channels/{channelId}" }),
   disconnectChannel: route({ id: "disconnect-channel", method: "DELETE", path: "/api/channels/{channelId}" }),
   createPublication: route({
     id: "create-publication",
     method: "POST",
     path: "/api/posts/{postId}/publications",
+  }),
+  publishAllLanguages: route({
+    id: "publish-all-languages",
+    method: "POST",
+    path: "/api/posts/{postId}/publications/all-languages",
   }),
   listPublications: route({ id: "list-publications", method: "GET", path: "/api/publications" }),
   getPostMetrics: route({ id: "get-post-metrics", method: "GET", path: "/api/posts/{postId}/metrics" }),

@@ -9,6 +9,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   method_not_allowed: "The path does not answer this method. `Allow` lists the methods it answers.",
   brief_too_short: "The topic has fewer than 3 words or fewer than 15 characters after trimming.",
   brand_context_missing: "The brand has no tone or no voice set, so there is nothing to write in.",
+  language_unsupported:
+    "The configured text model cannot write one of the requested languages (the built-in model writes en, es, de, fr and pt). Nothing is saved; `details`: `{ languages, supported }`.",
   moderation_required:
     "The brief or the generated text is flagged by moderation. Nothing is saved; `details` names the categories or terms.",
   generation_failed:

@@ -1,5 +1,8 @@
 import type { Brand } from "@/db/schema";
+import { LOCAL_MODEL_LANGUAGES } from "@/lib/ai/local/language-banks";
+import type { TextModelChoice } from "@/lib/ai/model-choice";
 import { ApiError } from "@/lib/api/api-error";
+import { languageName } from "@/lib/contracts/language-tags";
 import {
   BRIEF_TOO_SHORT_MESSAGE,
   isTopicLongEnough,
@@ -29,4 +32,22 @@ export function assertBrandHasContext(brand: Brand) {
       { details: { brandId: brand.id, missing } },
     );
   }
+}
+
+/**
+ * language_unsupported (DESIGN §11): the built-in model writes only the languages of its phrase banks; it
+ * refuses the others rather than write English labelled as another language. Hosted models write any.
+ */
+export function assertModelWrites(choice: Pick<TextModelChoice, "provider">, languages: string[]) {
+  if (choice.provider !== "local") return;
+  const unsupported = languages.filter(
+    (tag) => !LOCAL_MODEL_LANGUAGES.includes(tag.split("-")[0].toLowerCase()),
+  );
+  if (!unsupported.length) return;
+  const names = unsupported.map((tag) => `${languageName(tag)} (${tag})`).join(", ");
+  throw new ApiError(
+    "language_unsupported",
+    `The built-in writing model cannot write ${names}. It writes ${LOCAL_MODEL_LANGUAGES.map((tag) => `${languageName(tag)} (${tag})`).join(", ")}; set OPENAI_API_KEY or OPENAI_BASE_URL for a model that writes every language.`,
+    { details: { languages: unsupported, supported: LOCAL_MODEL_LANGUAGES } },
+  );
 }

@@ -1,16 +1,22 @@
 import { randomInt } from "node:crypto";
-import { getTableColumns, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, sql } from "drizzle-orm";
 import { getDb, preparedPerDb } from "@/db/client";
 import { type Brand, type Post, posts } from "@/db/schema";
 import { chooseTextModel, type TextModelChoice } from "@/lib/ai/model-choice";
 import { ModerationUnavailableError } from "@/lib/ai/moderation";
-import { ApiError } from "@/lib/api/api-error";
+import { ApiError, notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
+import { assertBrandLanguage } from "@/lib/brands/brand-languages";
 import { buildBrandPrompt } from "@/lib/brands/brand-prompt";
-import { CHANNEL_RULES, type GeneratePostInput, type PostView } from "@/lib/contracts/posts";
+import {
+  CHANNEL_RULES,
+  type GeneratedPostView,
+  type GeneratePostInput,
+  type PostView,
+} from "@/lib/contracts/posts";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
-import { assertBrandHasContext, assertBriefLongEnough } from "./check-brief";
+import { assertBrandHasContext, assertBriefLongEnough, assertModelWrites } from "./check-brief";
 import { moderateContent, moderationError } from "./moderate-content";
 import { toPostView } from "./post-view";
 import { type Draft, type DraftStreamHandlers, writeDraft } from "./write-draft";
@@ -50,7 +56,19 @@ async function assertBriefAllowed({
   }
 }
 
-/** The checks before any writing, in DESIGN §5's order: brief length, brand context, brief moderation. */
+/** The languages a request writes: those asked for (each one of the brand's), else the brand's main one. */
+export function requestedLanguages(brand: Brand, input: GeneratePostInput): string[] {
+  if (!input.languages) return [brand.language];
+  input.languages.forEach((tag, index) => {
+    assertBrandLanguage(brand, tag, `languages.${index}`);
+  });
+  return input.languages;
+}
+
+/**
+ * The checks before any writing, in DESIGN §5's order: brief length, brand context, the languages the
+ * model can write (DESIGN §11), brief moderation.
+ */
 export async function checkBrief({
   brand,
   input,
@@ -62,15 +80,20 @@ export async function checkBrief({
   choice?: TextModelChoice;
   requestId?: string;
 }) {
+  const languages = requestedLanguages(brand, input);
   assertBriefLongEnough(input.topic);
   assertBrandHasContext(brand);
+  assertModelWrites(choice, languages);
+  if (input.groupId) await assertGroupOfBrand(brand.id, input.groupId);
   await assertBriefAllowed({ input, brand, choice, requestId });
+  return languages;
 }
 
 /** The model's draft for a checked brief, repaired to the channel rules and moderated (not saved). */
 export async function writePostDraft({
   brand,
   input,
+  language = brand.language,
   choice = chooseTextModel(),
   requestId,
   signal,
@@ -78,16 +101,18 @@ export async function writePostDraft({
 }: {
   brand: Brand;
   input: GeneratePostInput;
+  /** The language to write in: one of the brand's (DESIGN §11). */
+  language?: string;
   choice?: TextModelChoice;
   requestId?: string;
   signal?: AbortSignal;
   stream?: DraftStreamHandlers;
-}): Promise<Draft & { seed: number }> {
+}): Promise<Draft & { seed: number; language: string }> {
   const seed = input.seed ?? randomInt(2 ** 31 - 1);
   const rules = CHANNEL_RULES[input.channel];
   const draft = await writeDraft({
     choice,
-    system: buildBrandPrompt(brand, { toneOverride: input.toneOverride }),
+    system: buildBrandPrompt(brand, { toneOverride: input.toneOverride, language }),
     brief: {
       channel: input.channel,
       goal: input.goal,
@@ -96,6 +121,7 @@ export async function writePostDraft({
       captionLimit: rules.captionLimit,
       captionLimitWithMedia: rules.captionLimitWithMedia,
       maxHashtags: rules.maxHashtags,
+      language,
     },
     bannedWords: brand.bannedWords,
     seed,
@@ -103,14 +129,19 @@ export async function writePostDraft({
     signal,
     stream,
   });
-  return { ...draft, seed };
+  return { ...draft, seed, language };
+}
+
+/** draftPosts for the first requested language only (the brand's main one by default). */
+export async function draftPost(options: Parameters<typeof draftPosts>[0]) {
+  return (await draftPosts(options))[0];
 }
 
 /**
  * Everything in Generate post that decides the draft, without saving it: brief length, brand context,
  * brief moderation, then the model (DESIGN §5, in that order).
  */
-export async function draftPost({
+export async function draftPosts({
   brand,
   input,
   choice = chooseTextModel(),
@@ -120,9 +151,15 @@ export async function draftPost({
   input: GeneratePostInput;
   choice?: TextModelChoice;
   requestId?: string;
-}): Promise<Draft & { seed: number }> {
-  await checkBrief({ brand, input, choice, requestId });
-  return writePostDraft({ brand, input, choice, requestId });
+}): Promise<(Draft & { seed: number; language: string })[]> {
+  const languages = await checkBrief({ brand, input, choice, requestId });
+  // The same seed in every language, so one seed names one variant of the whole group.
+  const seed = input.seed ?? randomInt(2 ** 31 - 1);
+  return Promise.all(
+    languages.map((language) =>
+      writePostDraft({ brand, input: { ...input, seed }, language, choice, requestId }),
+    ),
+  );
 }
 
 /** The one insert of Generate post, prepared once per database: every column is a placeholder of the same name. */
@@ -143,26 +180,81 @@ const insertPost = preparedPerDb((db) =>
     .prepare("insert_post"),
 );
 
-/** Saves a finished draft as a new post: the one insert of Generate post, streamed or not. */
-export async function savePostDraft({
+/** A post group of this brand that new drafts may join (regenerating one language), else 404. */
+async function assertGroupOfBrand(brandId: string, groupId: string) {
+  const db = await getDb();
+  const [found] = await db
+    .select({ id: posts.id })
+    .from(posts)
+    .where(and(eq(posts.groupId, groupId), eq(posts.brandId, brandId)))
+    .limit(1);
+  if (!found) throw notFound("Post group");
+}
+
+/**
+ * Saves finished drafts as new posts, one per language, in one post group (the request's groupId, else the
+ * first new post's id): the inserts of Generate post, streamed or not. All or none are saved.
+ */
+export async function savePostDrafts({
   principal,
   brand,
   input,
-  draft,
+  drafts,
   requestId,
 }: {
   principal: Principal;
   brand: Brand;
   input: GeneratePostInput;
-  draft: Draft & { seed: number };
+  drafts: (Draft & { seed: number; language: string })[];
   requestId?: string;
-}): Promise<PostView> {
+}): Promise<PostView[]> {
   const db = await getDb();
   // Millisecond timestamps from here, so list cursors (JavaScript dates) compare exactly.
   const now = new Date();
+  const ids = drafts.map(() => newId("pst"));
+  const groupId = input.groupId ?? ids[0];
   // Every column is set here, so the view is built from what was written, without reading it back.
-  const row: Post = {
-    id: newId("pst"),
+  const rows = drafts.map((draft, index) =>
+    postRow({ id: ids[index], groupId, principal, brand, input, draft, now }),
+  );
+  // One statement either way: all languages are saved, or none.
+  if (rows.length === 1) await insertPost(db).execute(rows[0]);
+  else await db.insert(posts).values(rows);
+  for (const row of rows) {
+    log.info("post_generated", {
+      requestId,
+      postId: row.id,
+      brandId: brand.id,
+      language: row.language,
+      provider: row.provider,
+      model: row.model,
+      latencyMs: row.latencyMs,
+    });
+  }
+  return rows.map((row) => toPostView(row));
+}
+
+function postRow({
+  id,
+  groupId,
+  principal,
+  brand,
+  input,
+  draft,
+  now,
+}: {
+  id: string;
+  groupId: string;
+  principal: Principal;
+  brand: Brand;
+  input: GeneratePostInput;
+  draft: Draft & { seed: number; language: string };
+  now: Date;
+}): Post {
+  return {
+    id,
+    groupId,
+    language: draft.language,
     brandId: brand.id,
     createdBy: principal.userId,
     channel: input.channel,
@@ -186,16 +278,6 @@ export async function savePostDraft({
     createdAt: now,
     updatedAt: now,
   };
-  await insertPost(db).execute(row);
-  log.info("post_generated", {
-    requestId,
-    postId: row.id,
-    brandId: brand.id,
-    provider: draft.provider,
-    model: draft.model,
-    latencyMs: draft.latencyMs,
-  });
-  return toPostView(row);
 }
 
 /**
@@ -212,7 +294,8 @@ export async function generatePostDraft({
   brand: Brand;
   input: GeneratePostInput;
   requestId?: string;
-}): Promise<PostView> {
-  const draft = await draftPost({ brand, input, requestId });
-  return savePostDraft({ principal, brand, input, draft, requestId });
+}): Promise<GeneratedPostView> {
+  const drafts = await draftPosts({ brand, input, requestId });
+  const versions = await savePostDrafts({ principal, brand, input, drafts, requestId });
+  return { ...versions[0], versions };
 }

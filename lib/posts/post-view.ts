@@ -20,6 +20,8 @@ export function toPostView(
     goal: row.goal as PostView["goal"],
     topic: row.topic,
     toneOverride: row.toneOverride,
+    language: row.language,
+    groupId: row.groupId,
     assets: row.assets,
     caption: row.caption,
     mediaPlan: {

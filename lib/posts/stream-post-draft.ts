@@ -9,7 +9,7 @@ import {
   type PostStreamEvent,
 } from "@/lib/contracts/posts";
 import { log } from "@/lib/log";
-import { checkBrief, savePostDraft, writePostDraft } from "./generate-post-draft";
+import { checkBrief, savePostDrafts, writePostDraft } from "./generate-post-draft";
 import { DraftCanceledError } from "./write-draft";
 
 async function errorEvent(error: unknown, requestId: string): Promise<PostStreamEvent> {
@@ -51,7 +51,18 @@ export async function streamPostDraft({
     permission: "post.create",
     cached: true,
   });
-  await checkBrief({ brand, input, requestId });
+  if (input.languages && input.languages.length > 1) {
+    throw new ApiError("invalid_request", "The streamed operation writes one language at a time.", {
+      details: [
+        {
+          path: "languages",
+          message:
+            "Send one language (stream each in turn, with the first post's groupId), or use POST /api/content/create for several at once.",
+        },
+      ],
+    });
+  }
+  const [language] = await checkBrief({ brand, input, requestId });
 
   const abort = new AbortController();
   const stop = () => abort.abort();
@@ -67,6 +78,7 @@ export async function streamPostDraft({
         const draft = await writePostDraft({
           brand,
           input,
+          language,
           requestId,
           signal: abort.signal,
           stream: {
@@ -75,7 +87,7 @@ export async function streamPostDraft({
           },
         });
         if (abort.signal.aborted) throw new DraftCanceledError();
-        const post = await savePostDraft({ principal, brand, input, draft, requestId });
+        const [post] = await savePostDrafts({ principal, brand, input, drafts: [draft], requestId });
         send({ type: "done", post });
       } catch (error) {
         if (error instanceof DraftCanceledError || abort.signal.aborted) {

@@ -33,6 +33,7 @@ export async function toChannelView(row: ChannelConnection): Promise<ChannelConn
     avatarUrl: await signedKeyOrUrl(row.avatarUrl),
     status: row.status,
     statusMessage: note(row, mediaDelivery),
+    language: row.language,
     mediaDelivery,
     createdAt: row.createdAt.toISOString(),
   };

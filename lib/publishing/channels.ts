@@ -1,10 +1,11 @@
 import "server-only";
 import { and, eq, inArray } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { brandMembers, type ChannelConnection, channelConnections, publications } from "@/db/schema";
+import { brandMembers, brands, type ChannelConnection, channelConnections, publications } from "@/db/schema";
 import { notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import { requireBrandPermission } from "@/lib/brands/brand-access";
+import { assertBrandLanguage } from "@/lib/brands/brand-languages";
 import type { Permission } from "@/lib/contracts/permissions";
 import { log } from "@/lib/log";
 import { decryptSecret, encryptSecret } from "@/lib/security/encrypt-secret";
@@ -44,6 +45,32 @@ export async function getChannelForPrincipal({
   if (!row) throw notFound("Channel");
   await requireBrandPermission({ principal, brandId: row.channel.brandId, permission });
   return row.channel;
+}
+
+/** PATCH /api/channels/{channelId}: the language the channel speaks, one of its brand's. */
+export async function updateChannelLanguage({
+  principal,
+  channelId,
+  language,
+}: {
+  principal: Principal;
+  channelId: string;
+  language: string;
+}) {
+  const channel = await getChannelForPrincipal({ principal, channelId, permission: "channel.manage" });
+  const db = await getDb();
+  const [brand] = await db
+    .select({ languages: brands.languages })
+    .from(brands)
+    .where(eq(brands.id, channel.brandId));
+  assertBrandLanguage(brand, language, "language");
+  const [row] = await db
+    .update(channelConnections)
+    .set({ language, updatedAt: new Date() })
+    .where(eq(channelConnections.id, channelId))
+    .returning();
+  log.info("channel_language_changed", { channelId, brandId: channel.brandId, language });
+  return toChannelView(row);
 }
 
 /** DELETE /api/channels/{channelId}: its scheduled publications are canceled, then the row (and token) goes. */

@@ -5,6 +5,7 @@ import { channelConnections } from "@/db/schema";
 import { ApiError } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import { requireBrandPermission } from "@/lib/brands/brand-access";
+import { assertBrandLanguage } from "@/lib/brands/brand-languages";
 import type { ConnectChannelInput } from "@/lib/contracts/publishing";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
@@ -78,6 +79,7 @@ export async function connectChannel({
     brandId: input.brandId,
     permission: "channel.manage",
   });
+  if (input.language) assertBrandLanguage(brand, input.language, "language");
   const token = input.botToken;
   const me = await check<TelegramUser>("token", token, "getMe", {});
   const chat = await check<TelegramChat>("chat", token, "getChat", { chat_id: input.chatId });
@@ -120,6 +122,8 @@ export async function connectChannel({
     statusMessage: null,
     updatedAt: now,
     connectedBy: principal.userId,
+    // A reconnect keeps the channel's language unless one is sent.
+    ...(input.language ? { language: input.language } : {}),
   };
   const [row] = existing
     ? await db.update(channelConnections).set(fields).where(eq(channelConnections.id, id)).returning()
@@ -132,6 +136,7 @@ export async function connectChannel({
           externalId,
           createdBy: principal.userId,
           createdAt: now,
+          language: brand.language,
           ...fields,
         })
         .returning();

@@ -1,7 +1,7 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { channelConnections } from "@/db/schema";
+import { brands, channelConnections } from "@/db/schema";
 import { ApiError, notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import { getAuthSecret } from "@/lib/auth/secret";
@@ -304,6 +304,8 @@ async function saveConnection({
       externalId,
       createdBy: principal.userId,
       createdAt,
+      // A new connection speaks the brand's main language until an owner picks another (PATCH).
+      language: sql`(select ${brands.language} from ${brands} where ${brands.id} = ${brandId})`,
       ...fields,
     });
   if (existing?.avatarUrl !== avatarUrl) await removeChannelAvatar(existing?.avatarUrl);

@@ -162,7 +162,8 @@ async function runRenderAttempt(
             aspectRatio: row.aspectRatio,
             brand: {
               name: brand.name,
-              language: brand.language,
+              // The voice and the captions speak the post's language (DESIGN §11), else the brand's main one.
+              language: post?.language ?? brand.language,
               primaryColor: brand.primaryColor,
               secondaryColor: brand.secondaryColor,
               avatarFramesKey: brand.avatarFramesKey,

@@ -7,6 +7,8 @@ import type {
   LanguageModelV3Usage,
 } from "@ai-sdk/provider";
 import { readBriefBlock } from "../brief-block";
+import { LANGUAGE_BANKS } from "./language-banks";
+import { writeInLanguage } from "./local-language-writer";
 import { writePost } from "./post-writer";
 import { readBrandPrompt } from "./read-brand-prompt";
 
@@ -54,7 +56,13 @@ export class LocalPostModel implements LanguageModelV3 {
     const { system, user } = promptText(options);
     const brief = readBriefBlock(user);
     if (!brief) throw new Error("The local model writes posts only: the prompt has no <brief> block.");
-    const post = writePost({ brand: readBrandPrompt(system), brief, seed: options.seed ?? 0 });
+    const brand = readBrandPrompt(system);
+    const seed = options.seed ?? 0;
+    const language = (brief.language ?? "en").split("-")[0].toLowerCase();
+    const bank = LANGUAGE_BANKS[language];
+    // Never English text labelled as another language: generation refuses such a language before this.
+    if (language !== "en" && !bank) throw new Error(`The local model cannot write "${brief.language}".`);
+    const post = bank ? writeInLanguage({ bank, brand, brief, seed }) : writePost({ brand, brief, seed });
     const text = options.responseFormat?.type === "json" ? JSON.stringify(post) : post.caption;
     return { text, usage: usage(system + user, text) };
   }

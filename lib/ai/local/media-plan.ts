@@ -17,7 +17,7 @@ export type PlannedItem = {
 export type PlannedMedia = { format: Format; items: PlannedItem[] };
 
 /** Which formats suit a channel and goal, best first; the seed picks among them. */
-const FORMATS: Record<Channel, Record<Goal, Format[]>> = {
+export const FORMATS: Record<Channel, Record<Goal, Format[]>> = {
   instagram: {
     awareness: ["carousel", "video", "single_image"],
     engagement: ["carousel", "single_image", "video"],
@@ -44,8 +44,16 @@ const FORMATS: Record<Channel, Record<Goal, Format[]>> = {
   },
 };
 
-const IMAGE_RATIO: Record<Channel, AspectRatio> = { instagram: "4:5", linkedin: "1:1", telegram: "16:9" };
-const VIDEO_RATIO: Record<Channel, AspectRatio> = { instagram: "9:16", linkedin: "16:9", telegram: "16:9" };
+export const IMAGE_RATIO: Record<Channel, AspectRatio> = {
+  instagram: "4:5",
+  linkedin: "1:1",
+  telegram: "16:9",
+};
+export const VIDEO_RATIO: Record<Channel, AspectRatio> = {
+  instagram: "9:16",
+  linkedin: "16:9",
+  telegram: "16:9",
+};
 
 const sentence = (text: string) => {
   const trimmed = text.trim().replace(/\s+/g, " ");

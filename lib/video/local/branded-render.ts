@@ -382,7 +382,7 @@ export async function renderBranded(
     Promise.all([
       storage.put(`${prefix}/video.mp4`, videoFile),
       storage.put(`${prefix}/poster.jpg`, posterFile),
-      storage.put(captionsKey, Buffer.from(toWebVtt(cues))),
+      storage.put(captionsKey, Buffer.from(toWebVtt(cues, request.brand.language))),
     ]),
   );
   onProgress(99);

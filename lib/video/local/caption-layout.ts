@@ -80,13 +80,16 @@ const stamp = (seconds: number, separator: "." | ",") => {
   return `${pad(Math.floor(ms / 3_600_000))}:${pad(Math.floor(ms / 60_000) % 60)}:${pad(Math.floor(ms / 1000) % 60)}${separator}${pad(ms % 1000, 3)}`;
 };
 
-/** The cues as a WebVTT file (what a <track> element reads). */
-export function toWebVtt(cues: CaptionCue[]) {
+/**
+ * The cues as a WebVTT file (what a <track> element reads). The header names the language the captions are
+ * in (`Language: es`, the metadata line players and uploaders read; browsers skip header lines).
+ */
+export function toWebVtt(cues: CaptionCue[], language?: string) {
   const body = cues.map(
     (cue, index) =>
       `${index + 1}\n${stamp(cue.start, ".")} --> ${stamp(cue.end, ".")}\n${cue.lines.join("\n")}\n`,
   );
-  return `WEBVTT\n\n${body.join("\n")}`;
+  return `WEBVTT${language ? `\nKind: captions\nLanguage: ${language}` : ""}\n\n${body.join("\n")}`;
 }
 
 /** The cues as SubRip (.srt), what most editors and uploaders take. */
