@@ -176,6 +176,7 @@ describe("personal channel connections leave with their person", () => {
     const postId = newId("pst");
     await db.insert(posts).values({
       id: postId,
+      groupId: postId,
       brandId,
       channel: "linkedin",
       goal: "awareness",

@@ -48,6 +48,7 @@ beforeAll(async () => {
     await db.insert(brands).values({ id: brand.brandId, name: "Brand" });
     await db.insert(posts).values({
       id: brand.postId,
+      groupId: brand.postId,
       brandId: brand.brandId,
       channel: "telegram",
       goal: "announcement",

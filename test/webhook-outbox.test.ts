@@ -69,6 +69,7 @@ beforeAll(async () => {
   });
   await db.insert(posts).values({
     id: postId,
+    groupId: postId,
     brandId,
     channel: "telegram",
     goal: "announcement",

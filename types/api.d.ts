@@ -614,7 +614,13 @@ export interface paths {
         delete: operations["disconnect-channel"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Update channel
+         * @description Sets the language a channel connection speaks (one of the brand's languages); Publish all languages sends it that language's version. Owners only.
+         *
+         *     Docs card: [/api-docs/update-channel](/api-docs/update-channel).
+         */
+        patch: operations["update-channel"];
         trace?: never;
     };
     "/api/posts/{postId}/publications": {
@@ -633,6 +639,28 @@ export interface paths {
          *     Docs card: [/api-docs/create-publication](/api-docs/create-publication).
          */
         post: operations["create-publication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/posts/{postId}/publications/all-languages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish all languages
+         * @description Publishes every language version of the post's group (the newest draft of each language) to the brand's active channels of that language, now or at publishAt. Each publication is checked on its own (the channel's rules, the version's approval); a refused one does not stop the others.
+         *
+         *     Docs card: [/api-docs/publish-all-languages](/api-docs/publish-all-languages).
+         */
+        post: operations["publish-all-languages"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1069,10 +1097,18 @@ export interface components {
              */
             audience: string;
             /**
-             * @description Language code (BCP 47) that posts are written in.
+             * @description The brand's main language (BCP 47), always languages[0]. Setting it alone makes it the main language and keeps the others.
              * @example en
              */
-            language: string;
+            language: unknown;
+            /**
+             * @description Every language the brand speaks (BCP 47 tags, at most 10), the main one first. One brief can give a post in each; each channel connection has one of them.
+             * @example [
+             *       "en",
+             *       "es"
+             *     ]
+             */
+            languages: unknown[];
             /**
              * @description Brand values: at most 10, each at most 60 characters.
              * @example [
@@ -1214,10 +1250,18 @@ export interface components {
              */
             audience?: string;
             /**
-             * @description Language code (BCP 47) that posts are written in. Default: "en".
+             * @description The brand's main language (BCP 47), always languages[0]. Setting it alone makes it the main language and keeps the others.
              * @example en
              */
             language?: string;
+            /**
+             * @description Every language the brand speaks (BCP 47 tags, at most 10), the main one first. One brief can give a post in each; each channel connection has one of them.
+             * @example [
+             *       "en",
+             *       "es"
+             *     ]
+             */
+            languages?: string[];
             /**
              * @description Brand values: at most 10, each at most 60 characters. Default: [].
              * @example [
@@ -1314,10 +1358,18 @@ export interface components {
              */
             audience?: string;
             /**
-             * @description Language code (BCP 47) that posts are written in.
+             * @description The brand's main language (BCP 47), always languages[0]. Setting it alone makes it the main language and keeps the others.
              * @example en
              */
             language?: string;
+            /**
+             * @description Every language the brand speaks (BCP 47 tags, at most 10), the main one first. One brief can give a post in each; each channel connection has one of them.
+             * @example [
+             *       "en",
+             *       "es"
+             *     ]
+             */
+            languages?: string[];
             /**
              * @description Brand values: at most 10, each at most 60 characters.
              * @example [
@@ -1416,10 +1468,18 @@ export interface components {
              */
             audience: string;
             /**
-             * @description Language code (BCP 47) that posts are written in.
+             * @description The brand's main language (BCP 47), always languages[0]. Setting it alone makes it the main language and keeps the others.
              * @example en
              */
-            language: string;
+            language: unknown;
+            /**
+             * @description Every language the brand speaks (BCP 47 tags, at most 10), the main one first. One brief can give a post in each; each channel connection has one of them.
+             * @example [
+             *       "en",
+             *       "es"
+             *     ]
+             */
+            languages: unknown[];
             /**
              * @description Brand values: at most 10, each at most 60 characters.
              * @example [
@@ -1515,6 +1575,138 @@ export interface components {
              */
             aspectRatio: "9:16" | "4:5" | "1:1" | "16:9";
         };
+        GeneratedPost: {
+            /** @example pst_7Hq2mXbV9kLr3NpQ */
+            postId: string;
+            /** @example brd_7Hq2mXbV9kLr3NpQ */
+            brandId: string;
+            /**
+             * @description Where the post will be published.
+             * @enum {string}
+             */
+            channel: "telegram" | "instagram" | "linkedin";
+            /**
+             * @description What the post should achieve.
+             * @enum {string}
+             */
+            goal: "awareness" | "engagement" | "traffic" | "leads" | "sales" | "announcement";
+            topic: string;
+            toneOverride: string | null;
+            /**
+             * @description The language the post is written in (BCP 47): one of the brand's languages.
+             * @example en
+             */
+            language: string;
+            /**
+             * @description The post group: the drafts one brief gave in the brand's languages share it (the id of the group's first post; a post on its own is its own group). Each is approved and published on its own.
+             * @example pst_7Hq2mXbV9kLr3NpQ
+             */
+            groupId: string;
+            assets: {
+                /** @enum {string} */
+                type: "image" | "video" | "link";
+                /** Format: uri */
+                url: string;
+                description?: string;
+            }[];
+            /** @description The post text, without the hashtags. */
+            caption: string;
+            /**
+             * @example {
+             *       "format": "single_image",
+             *       "items": [
+             *         {
+             *           "type": "image",
+             *           "description": "Close-up of a flat white on the café counter, morning light, brand colours.",
+             *           "altText": "A flat white in a ceramic cup on a wooden café counter.",
+             *           "aspectRatio": "4:5"
+             *         }
+             *       ]
+             *     }
+             */
+            mediaPlan: {
+                /** @enum {string} */
+                format: "text_only" | "single_image" | "carousel" | "video";
+                items: {
+                    /** @enum {string} */
+                    type: "image" | "video";
+                    /** @description What the image or video shows, for whoever makes it. */
+                    description: string;
+                    /** @description Alt text for screen readers. */
+                    altText: string;
+                    /** @enum {string} */
+                    aspectRatio: "1:1" | "4:5" | "9:16" | "16:9";
+                    /** @description Text set on the image, if any. */
+                    overlayText?: string;
+                    /** @description The item's image (generated, drawn or uploaded with the media-image operations): a signed URL that expires, or null. Send it back unchanged in an update to keep the image (even when its signature has expired); leave it out to drop it. */
+                    imageUrl?: string | null;
+                }[];
+            };
+            /** @description Up to 5 hashtags, no duplicates ignoring case. */
+            hashtags: string[];
+            /**
+             * @description DESIGN §10: a new post is always `draft`.
+             * @enum {string}
+             */
+            status: "draft" | "in_review" | "approved" | "scheduled" | "published";
+            /** @description The post's video, or null. One of the brand's own videos comes back as a freshly signed URL on every read. */
+            videoUrl: string | null;
+            /**
+             * @description When videoUrl is one of the brand's own videos: the job that made it, with its shape, length, poster and captions (signed like the job's), for a player's poster and <track>. Null for another site's video or none.
+             * @example null
+             */
+            videoJob: {
+                /** @example vjb_7Hq2mXbV9kLr3NpQ */
+                jobId: string;
+                /**
+                 * @description The frame's shape. The renderer makes the short side 720 px (9:16 → 720×1280).
+                 * @example 9:16
+                 * @enum {string}
+                 */
+                aspectRatio: "9:16" | "4:5" | "1:1" | "16:9";
+                durationSeconds: number | null;
+                /**
+                 * @description A signed, expiring URL of a JPEG poster frame, set with videoUrl.
+                 * @example /media/videos/vjb_7Hq2mXbV9kLr3NpQ/poster.jpg?exp=1747820412&sig=Qm3nB5vC7xZ9lK1jH3gF5dS7aP9oI1uY3tR5eW7qE2r
+                 */
+                thumbnailUrl: string | null;
+                /** @description Whether captions are burned into the video. */
+                captions: boolean;
+                /**
+                 * @description Set with videoUrl when the renderer made captions: a signed, expiring URL of a WebVTT (.vtt) file of the spoken phrases and their times, for a <track> element or an upload. Always a link on this site, with S3 media too: browsers load a <track> only from the page's origin.
+                 * @example /media/videos/vjb_7Hq2mXbV9kLr3NpQ/captions.vtt?exp=1747820412&sig=Vb8nM2kL4jH6gF8dS0aP2oI4uY6tR8eW0qZ2xC4vB6n
+                 */
+                captionsUrl: string | null;
+            } | null;
+            /**
+             * @description The last approval step: submitted, approved, or changes requested (with the comment); null before any.
+             * @example null
+             */
+            review: {
+                /** @enum {string} */
+                action: "submitted" | "approved" | "changes_requested";
+                /** @description Who acted; null once that account is deleted. */
+                by: string | null;
+                /** Format: date-time */
+                at: string;
+                comment: string | null;
+            } | null;
+            generation: {
+                /** @description local, openai or openai-compatible. */
+                provider: string;
+                model: string;
+                seed: number;
+                latencyMs: number;
+                inputTokens: number | null;
+                outputTokens: number | null;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description Every draft this call wrote, one per requested language in the order asked; the first is this post. */
+            versions: components["schemas"]["Post"][];
+        };
         Post: {
             /** @example pst_7Hq2mXbV9kLr3NpQ */
             postId: string;
@@ -1532,6 +1724,16 @@ export interface components {
             goal: "awareness" | "engagement" | "traffic" | "leads" | "sales" | "announcement";
             topic: string;
             toneOverride: string | null;
+            /**
+             * @description The language the post is written in (BCP 47): one of the brand's languages.
+             * @example en
+             */
+            language: string;
+            /**
+             * @description The post group: the drafts one brief gave in the brand's languages share it (the id of the group's first post; a post on its own is its own group). Each is approved and published on its own.
+             * @example pst_7Hq2mXbV9kLr3NpQ
+             */
+            groupId: string;
             assets: {
                 /** @enum {string} */
                 type: "image" | "video" | "link";
@@ -1697,7 +1899,7 @@ export interface components {
                  * @example generation_failed
                  * @enum {string}
                  */
-                code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "session_required" | "cross_site_request" | "job_not_cancelable" | "post_not_approved" | "invitation_unavailable" | "last_owner" | "already_member" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "publish_outcome_unknown" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
+                code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "language_unsupported" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "session_required" | "cross_site_request" | "job_not_cancelable" | "post_not_approved" | "invitation_unavailable" | "last_owner" | "already_member" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "publish_outcome_unknown" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
                 message: string;
                 retryable: boolean;
             } | null;
@@ -1734,12 +1936,55 @@ export interface components {
             /** @description Why the connection needs attention, or a note about it (for example that media is uploaded because APP_URL is not public). */
             statusMessage: string | null;
             /**
+             * @description The language the channel speaks (BCP 47, one of the brand's languages): Publish all languages sends it that language's version of a post group.
+             * @example es
+             */
+            language: string;
+            /**
              * @description How a post's media reaches the platform: by a signed URL it fetches (APP_URL is public) or uploaded with the post.
              * @enum {string}
              */
             mediaDelivery: "url" | "upload";
             /** Format: date-time */
             createdAt: string;
+        };
+        PublishAllLanguagesResult: {
+            /** @example pst_7Hq2mXbV9kLr3NpQ */
+            groupId: string;
+            /** @description One entry per version and channel of its language, in the group's language order. */
+            items: {
+                /** @example pst_7Hq2mXbV9kLr3NpQ */
+                postId: string;
+                /** @example es */
+                language: string;
+                /** @example chn_7Hq2mXbV9kLr3NpQ */
+                channelId: string;
+                /** @description The publication made for this version and channel; null when it was refused. */
+                publicationId: string | null;
+                status: ("scheduled" | "publishing") | null;
+                /**
+                 * @description Why this one was refused (post_not_approved, publish_rule_violation, channel_reauth_required…); the others go ahead.
+                 * @example null
+                 */
+                error: {
+                    /** @enum {string} */
+                    code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "language_unsupported" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "session_required" | "cross_site_request" | "job_not_cancelable" | "post_not_approved" | "invitation_unavailable" | "last_owner" | "already_member" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "publish_outcome_unknown" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
+                    message: string;
+                } | null;
+            }[];
+            /**
+             * @description Languages of the group with no active channel of that language: nothing was sent for them.
+             * @example []
+             */
+            unmatched: string[];
+        };
+        PublishAllLanguagesRequest: {
+            /**
+             * Format: date-time
+             * @description When to publish, UTC (an offset is accepted). Absent or in the past: now. At most 365 days ahead.
+             * @example 2026-12-01T09:00:00Z
+             */
+            publishAt?: string;
         };
         Publication: {
             /** @example pub_7Hq2mXbV9kLr3NpQ */
@@ -1783,7 +2028,7 @@ export interface components {
                  * @example channel_reauth_required
                  * @enum {string}
                  */
-                code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "session_required" | "cross_site_request" | "job_not_cancelable" | "post_not_approved" | "invitation_unavailable" | "last_owner" | "already_member" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "publish_outcome_unknown" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
+                code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "language_unsupported" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "session_required" | "cross_site_request" | "job_not_cancelable" | "post_not_approved" | "invitation_unavailable" | "last_owner" | "already_member" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "publish_outcome_unknown" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
                 /** @description What went wrong, with the platform's own message when it gave one. */
                 message: string;
                 retryable: boolean;
@@ -2086,6 +2331,28 @@ export interface components {
             details?: {
                 brandId: string;
                 missing: ("tone" | "voice")[];
+            };
+        };
+        /** @description The configured text model cannot write one of the requested languages (the built-in model writes en, es, de, fr and pt). Nothing is saved; `details`: `{ languages, supported }`. HTTP 422. */
+        Error_language_unsupported: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "language_unsupported";
+            /** @description A sentence to show the user as is. */
+            message: string;
+            /** @constant */
+            retryable: false;
+            /** @description The same id as the X-Request-Id header. */
+            requestId: string;
+            /** @description This error's section of the operation's docs card. */
+            docUrl: string;
+            details?: {
+                /** @description The requested languages the model cannot write. */
+                languages: string[];
+                /** @description The languages it can write (primary subtags: pt covers pt-BR and pt-PT). */
+                supported: string[];
             };
         };
         /** @description The brief or the generated text is flagged by moderation. Nothing is saved; `details` names the categories or terms. HTTP 422. */
@@ -2654,7 +2921,7 @@ export interface components {
             docUrl: string;
         };
         /** @description One variant per error code; `code` tells which, and so what `details` holds. */
-        Error: components["schemas"]["Error_invalid_request"] | components["schemas"]["Error_unauthorized"] | components["schemas"]["Error_not_found"] | components["schemas"]["Error_method_not_allowed"] | components["schemas"]["Error_brief_too_short"] | components["schemas"]["Error_brand_context_missing"] | components["schemas"]["Error_moderation_required"] | components["schemas"]["Error_generation_failed"] | components["schemas"]["Error_brand_not_ready"] | components["schemas"]["Error_avatar_training"] | components["schemas"]["Error_quota_exceeded"] | components["schemas"]["Error_rate_limited"] | components["schemas"]["Error_email_taken"] | components["schemas"]["Error_idempotency_conflict"] | components["schemas"]["Error_provider_unavailable"] | components["schemas"]["Error_service_unavailable"] | components["schemas"]["Error_payload_too_large"] | components["schemas"]["Error_forbidden"] | components["schemas"]["Error_session_required"] | components["schemas"]["Error_cross_site_request"] | components["schemas"]["Error_job_not_cancelable"] | components["schemas"]["Error_post_not_approved"] | components["schemas"]["Error_invitation_unavailable"] | components["schemas"]["Error_last_owner"] | components["schemas"]["Error_already_member"] | components["schemas"]["Error_channel_reauth_required"] | components["schemas"]["Error_publish_rule_violation"] | components["schemas"]["Error_channel_check_failed"] | components["schemas"]["Error_publication_not_cancelable"] | components["schemas"]["Error_publication_not_reschedulable"] | components["schemas"]["Error_publish_outcome_unknown"] | components["schemas"]["Error_oauth_state_invalid"] | components["schemas"]["Error_channel_not_configured"] | components["schemas"]["Error_internal_error"];
+        Error: components["schemas"]["Error_invalid_request"] | components["schemas"]["Error_unauthorized"] | components["schemas"]["Error_not_found"] | components["schemas"]["Error_method_not_allowed"] | components["schemas"]["Error_brief_too_short"] | components["schemas"]["Error_brand_context_missing"] | components["schemas"]["Error_language_unsupported"] | components["schemas"]["Error_moderation_required"] | components["schemas"]["Error_generation_failed"] | components["schemas"]["Error_brand_not_ready"] | components["schemas"]["Error_avatar_training"] | components["schemas"]["Error_quota_exceeded"] | components["schemas"]["Error_rate_limited"] | components["schemas"]["Error_email_taken"] | components["schemas"]["Error_idempotency_conflict"] | components["schemas"]["Error_provider_unavailable"] | components["schemas"]["Error_service_unavailable"] | components["schemas"]["Error_payload_too_large"] | components["schemas"]["Error_forbidden"] | components["schemas"]["Error_session_required"] | components["schemas"]["Error_cross_site_request"] | components["schemas"]["Error_job_not_cancelable"] | components["schemas"]["Error_post_not_approved"] | components["schemas"]["Error_invitation_unavailable"] | components["schemas"]["Error_last_owner"] | components["schemas"]["Error_already_member"] | components["schemas"]["Error_channel_reauth_required"] | components["schemas"]["Error_publish_rule_violation"] | components["schemas"]["Error_channel_check_failed"] | components["schemas"]["Error_publication_not_cancelable"] | components["schemas"]["Error_publication_not_reschedulable"] | components["schemas"]["Error_publish_outcome_unknown"] | components["schemas"]["Error_oauth_state_invalid"] | components["schemas"]["Error_channel_not_configured"] | components["schemas"]["Error_internal_error"];
         /** @description The body of every error response. */
         ErrorEnvelope: {
             error: components["schemas"]["Error"];
@@ -4189,11 +4456,24 @@ export interface operations {
                     toneOverride?: string;
                     /** @description Variant seed. The same brief and seed give the same draft; a new seed, a new variant. */
                     seed?: number;
+                    /**
+                     * @description The languages to write the post in, each one of the brand's languages; one draft per language, each written in that language in the brand's voice (not translated), all in one post group. Absent: the brand's main language only. The streamed operation takes one language at a time.
+                     * @example [
+                     *       "en",
+                     *       "es"
+                     *     ]
+                     */
+                    languages?: string[];
+                    /**
+                     * @description Add the drafts to this post group of the brand (a post's groupId) instead of starting a new one: regenerating one language leaves the group's other languages as they are.
+                     * @example pst_7Hq2mXbV9kLr3NpQ
+                     */
+                    groupId?: string;
                 };
             };
         };
         responses: {
-            /** @description The draft was generated and saved. */
+            /** @description The drafts were generated and saved: the first language's post, with every language's in versions. */
             201: {
                 headers: {
                     /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
@@ -4211,7 +4491,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Post"];
+                    "application/json": components["schemas"]["GeneratedPost"];
                 };
             };
             /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
@@ -4282,7 +4562,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `brief_too_short`: The topic has fewer than 3 words or fewer than 15 characters after trimming. `brand_context_missing`: The brand has no tone or no voice set, so there is nothing to write in. `moderation_required`: The brief or the generated text is flagged by moderation. Nothing is saved; `details` names the categories or terms. */
+            /** @description `brief_too_short`: The topic has fewer than 3 words or fewer than 15 characters after trimming. `brand_context_missing`: The brand has no tone or no voice set, so there is nothing to write in. `language_unsupported`: The configured text model cannot write one of the requested languages (the built-in model writes en, es, de, fr and pt). Nothing is saved; `details`: `{ languages, supported }`. `moderation_required`: The brief or the generated text is flagged by moderation. Nothing is saved; `details` names the categories or terms. */
             422: {
                 headers: {
                     /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
@@ -4391,11 +4671,24 @@ export interface operations {
                     toneOverride?: string;
                     /** @description Variant seed. The same brief and seed give the same draft; a new seed, a new variant. */
                     seed?: number;
+                    /**
+                     * @description The languages to write the post in, each one of the brand's languages; one draft per language, each written in that language in the brand's voice (not translated), all in one post group. Absent: the brand's main language only. The streamed operation takes one language at a time.
+                     * @example [
+                     *       "en",
+                     *       "es"
+                     *     ]
+                     */
+                    languages?: string[];
+                    /**
+                     * @description Add the drafts to this post group of the brand (a post's groupId) instead of starting a new one: regenerating one language leaves the group's other languages as they are.
+                     * @example pst_7Hq2mXbV9kLr3NpQ
+                     */
+                    groupId?: string;
                 };
             };
         };
         responses: {
-            /** @description The draft streamed as one JSON event a line while it is written (`partial` drafts that grow caption, then hashtags, then mediaPlan; `retry` when it starts over), ending with `done` and the saved post (the 201 body) or `error` and the error envelope's error. Brief, brand and auth errors are answered before streaming, as JSON. Closing the connection cancels it and saves nothing. Idempotency-Key is refused here (it belongs to the JSON operation). */
+            /** @description The draft streamed as one JSON event a line while it is written (`partial` drafts that grow caption, then hashtags, then mediaPlan; `retry` when it starts over), ending with `done` and the saved post (the 201 body without versions) or `error` and the error envelope's error. Brief, brand and auth errors are answered before streaming, as JSON. Closing the connection cancels it and saves nothing. Idempotency-Key is refused here (it belongs to the JSON operation). */
             200: {
                 headers: {
                     /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
@@ -4439,7 +4732,7 @@ export interface operations {
                         type: "error";
                         error: {
                             /** @enum {string} */
-                            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "session_required" | "cross_site_request" | "job_not_cancelable" | "post_not_approved" | "invitation_unavailable" | "last_owner" | "already_member" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "publish_outcome_unknown" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
+                            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "language_unsupported" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "session_required" | "cross_site_request" | "job_not_cancelable" | "post_not_approved" | "invitation_unavailable" | "last_owner" | "already_member" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "publish_outcome_unknown" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
                             message: string;
                             retryable: boolean;
                             requestId: string;
@@ -4506,7 +4799,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `brief_too_short`: The topic has fewer than 3 words or fewer than 15 characters after trimming. `brand_context_missing`: The brand has no tone or no voice set, so there is nothing to write in. `moderation_required`: The brief or the generated text is flagged by moderation. Nothing is saved; `details` names the categories or terms. */
+            /** @description `brief_too_short`: The topic has fewer than 3 words or fewer than 15 characters after trimming. `brand_context_missing`: The brand has no tone or no voice set, so there is nothing to write in. `language_unsupported`: The configured text model cannot write one of the requested languages (the built-in model writes en, es, de, fr and pt). Nothing is saved; `details`: `{ languages, supported }`. `moderation_required`: The brief or the generated text is flagged by moderation. Nothing is saved; `details` names the categories or terms. */
             422: {
                 headers: {
                     /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
@@ -6170,6 +6463,11 @@ export interface operations {
                      * @example @acme_news
                      */
                     chatId: string;
+                    /**
+                     * @description The channel's language: one of the brand's languages. Absent: the brand's main language.
+                     * @example es
+                     */
+                    language?: string;
                 };
             };
         };
@@ -6360,6 +6658,110 @@ export interface operations {
             };
         };
     };
+    "update-channel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The channel's language: one of the brand's languages.
+                     * @example es
+                     */
+                    language: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The connection with its new language. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChannelConnection"];
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     "create-publication": {
         parameters: {
             query?: never;
@@ -6466,6 +6868,104 @@ export interface operations {
             };
             /** @description `publish_rule_violation`: The post breaks the channel's rules (length, media count, media required). `details` names the rule. */
             422: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `provider_unavailable`: The video provider cannot accept jobs now. No job is created. `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "publish-all-languages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                postId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PublishAllLanguagesRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted: one entry per version and channel, each a publication or the reason it was refused. */
+            202: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublishAllLanguagesResult"];
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
                 headers: {
                     /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
                     "X-Request-Id"?: string;
@@ -8523,7 +9023,7 @@ export interface operations {
                 headers: {
                     /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
                     "X-Request-Id"?: string;
-                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
+                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address; for invitations: per hour, the owner's or the brand's limit, whichever has less left). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
                     "X-RateLimit-Remaining"?: number;
@@ -8593,7 +9093,7 @@ export interface operations {
                     "X-Request-Id"?: string;
                     /** @description Seconds to wait before polling or retrying. */
                     "Retry-After"?: number;
-                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
+                    /** @description Requests allowed per one-minute window for this token (for sign-up: this client address; for invitations: per hour, the owner's or the brand's limit, whichever has less left). Sent with every answer the limit counted; a replay (`Idempotent-Replayed: true`) is not counted and carries none of the X-RateLimit-* headers. */
                     "X-RateLimit-Limit"?: number;
                     /** @description Requests left in the current window. */
                     "X-RateLimit-Remaining"?: number;
