@@ -165,7 +165,11 @@ const REQUESTS: Record<string, () => Promise<Omit<Request, "method">>> = {
     const id = await newPost();
     const submitted = await call(owner, `/api/posts/${id}/submit`, { method: "POST", json: {} });
     expect(submitted.status, submitted.text).toBe(200);
-    return { path: `/api/posts/${id}/review`, json: { decision: "approve" }, status: 200 };
+    return {
+      path: `/api/posts/${id}/review`,
+      json: { decision: "approve", version: submitted.body.version },
+      status: 200,
+    };
   },
   "upload-logo": async () => ({
     path: `/api/brands/${brandId}/logo`,

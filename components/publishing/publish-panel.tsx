@@ -19,6 +19,7 @@ const FINAL = new Set(["published", "failed", "canceled"]);
 
 export const STATUS_STYLES: Record<PublicationView["status"], string> = {
   scheduled: "bg-sky-50 text-sky-800 ring-sky-200",
+  held: "bg-violet-50 text-violet-800 ring-violet-200",
   publishing: "bg-amber-50 text-amber-900 ring-amber-200",
   published: "bg-emerald-50 text-emerald-800 ring-emerald-200",
   failed: "bg-red-50 text-red-800 ring-red-200",

@@ -88,7 +88,8 @@ function ReviewPanel({ post, role }: { post: PostView; role?: BrandRole }) {
         : (
             await callApi(reviewPost, {
               params: { postId: post.postId },
-              body: { decision, ...(comment ? { comment } : {}) },
+              // The version on screen: an edit saved since is answered 412 post_changed, never approved unseen.
+              body: { decision, version: post.version, ...(comment ? { comment } : {}) },
             })
           ).data,
     onSuccess: (updated) => {
@@ -96,6 +97,8 @@ function ReviewPanel({ post, role }: { post: PostView; role?: BrandRole }) {
       queryClient.setQueryData(queryKeys.posts.detail(post.postId), updated);
       void queryClient.invalidateQueries({ queryKey: queryKeys.posts.all });
     },
+    // The post changed (412) or the decision failed: show the post as it is now.
+    onError: () => void queryClient.invalidateQueries({ queryKey: queryKeys.posts.detail(post.postId) }),
   });
   const maySubmit = role && can(role, "post.submit") && post.status === "draft";
   const mayReview = role && can(role, "post.approve") && post.status === "in_review";

@@ -20,6 +20,7 @@ export const ERROR_CODES = {
   forbidden: { status: 403, retryable: false },
   job_not_cancelable: { status: 409, retryable: false },
   post_not_approved: { status: 409, retryable: false },
+  post_changed: { status: 412, retryable: false },
   invitation_unavailable: { status: 410, retryable: false },
   last_owner: { status: 409, retryable: false },
   channel_reauth_required: { status: 409, retryable: false },

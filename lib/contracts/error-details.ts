@@ -69,6 +69,7 @@ export const ERROR_DETAILS: Partial<Record<ErrorCode, z.ZodType>> = {
     withMedia: z.boolean().describe("Whether the post is sent with media (Telegram allows less text then)."),
   }),
   post_not_approved: z.object({ status: z.string().describe("The post's status now.") }),
+  post_changed: z.object({ version: z.string().describe("The post's current version (its ETag).") }),
   channel_check_failed: z.object({
     check: z
       .enum(["token", "chat", "admin", "unreachable", "oauth"])

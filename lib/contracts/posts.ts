@@ -238,6 +238,16 @@ export const post = z
       .describe(
         "When videoUrl is one of the brand's own videos: the job that made it, with its shape, length, poster and captions (signed like the job's), for a player's poster and <track>. Null for another site's video or none.",
       ),
+    version: z
+      .string()
+      .describe(
+        "The content's version: a hash of what a publication would send (caption, hashtags, media plan with its images, video). Any edit changes it; GET answers it as the ETag. An approval names it and records it (DESIGN §11).",
+      )
+      .meta({ example: "q4O2k7xv8kqT1yQb3m0Jx2a1b9cWcW6P1oVf0yXQz1E" }),
+    approvedVersion: z
+      .string()
+      .nullable()
+      .describe("The version the last approval approved; null before any. Equal to `version` while approved."),
     review: z
       .object({
         action: z.enum(["submitted", "approved", "changes_requested"]),

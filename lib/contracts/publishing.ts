@@ -74,7 +74,9 @@ export const channelParams = z.object({ channelId: idOf("chn") });
 
 export const publicationStatus = z
   .enum(PUBLICATION_STATUSES)
-  .describe("scheduled → publishing → published | failed; canceled from scheduled.");
+  .describe(
+    "scheduled → publishing → published | failed; canceled from scheduled or held. held: the post was edited after its approval (the brand requires approval) and waits for an owner to approve the new version; the approval makes it scheduled again (due at once when its time has passed). A scheduled publication may be waiting to retry after the platform's 429 (nextAttemptAt); it can still be canceled or moved.",
+  );
 
 const placement = z
   .enum(PUBLICATION_PLACEMENTS)
@@ -92,6 +94,11 @@ export const publication = z
     placement,
     status: publicationStatus,
     publishAt: isoDateTime.describe("When it is (or was) due, UTC."),
+    nextAttemptAt: isoDateTime
+      .nullable()
+      .describe(
+        "When a scheduled publication that the platform asked to wait (429 retry_after, or a 5xx before anything was posted) runs again; null otherwise.",
+      ),
     startedAt: isoDateTime.nullable(),
     publishedAt: isoDateTime.nullable(),
     finishedAt: isoDateTime.nullable(),

@@ -31,6 +31,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   job_not_cancelable:
     "The video job has already succeeded or failed; only a queued or running job can be canceled. `details`: `{ status }`.",
   post_not_approved: "The brand requires approval, and the post has not been approved.",
+  post_changed:
+    "The post is not the version the request named (body `version` or If-Match): it was edited since the caller read it. Read it again and decide on what it says now. `details`: `{ version }`, the current one.",
   invitation_unavailable:
     "The invitation link cannot be used any more. `details`: `{ reason }`, one of `accepted`, `expired`, `revoked`.",
   last_owner:

@@ -183,6 +183,7 @@ export async function savePostDraft({
     reviewedBy: null,
     reviewedAt: null,
     reviewComment: null,
+    approvedHash: null,
     createdAt: now,
     updatedAt: now,
   };

@@ -11,8 +11,11 @@ export const dynamic = "force-dynamic";
 export const GET = withApi(
   withAuth(async (_req, { principal, params }) => {
     const { postId } = readParams(params, postParams);
-    const post = await getPostForPrincipal({ principal, postId, permission: "post.read" });
-    return Response.json(await toSignedPostView(post), { headers: { "Cache-Control": "no-store" } });
+    const post = await toSignedPostView(
+      await getPostForPrincipal({ principal, postId, permission: "post.read" }),
+    );
+    // The ETag is the content's version, which a review names (If-Match) to approve what it read.
+    return Response.json(post, { headers: { "Cache-Control": "no-store", ETag: `"${post.version}"` } });
   }),
   { docId: getPost.id },
 );
