@@ -216,6 +216,28 @@ const REQUESTS: Record<string, () => Promise<Omit<Request, "method">>> = {
       status: 200,
     };
   },
+  // No worker runs here, so the owner's answer is the outcome check's 409 (the publication is scheduled, its
+  // outcome not unknown): past the role check, as a 2xx would be.
+  "mark-publication-posted": async () => {
+    const created = await call(owner, `/api/posts/${await newPost()}/publications`, {
+      method: "POST",
+      json: { channelId, publishAt: new Date(Date.now() + 86_400_000).toISOString() },
+    });
+    expect(created.status, created.text).toBe(202);
+    return {
+      path: `/api/publications/${created.body.publicationId}/posted`,
+      json: { permalink: "https://t.me/acme_news/42" },
+      status: 409,
+    };
+  },
+  "send-publication-again": async () => {
+    const created = await call(owner, `/api/posts/${await newPost()}/publications`, {
+      method: "POST",
+      json: { channelId, publishAt: new Date(Date.now() + 86_400_000).toISOString() },
+    });
+    expect(created.status, created.text).toBe(202);
+    return { path: `/api/publications/${created.body.publicationId}/send-again`, status: 409 };
+  },
   "list-activity": async () => ({ path: `/api/brands/${brandId}/activity`, status: 200 }),
   "revoke-invitation": async () => {
     const { invitationId } = await invite(

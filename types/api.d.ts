@@ -695,6 +695,50 @@ export interface paths {
         patch: operations["reschedule-publication"];
         trace?: never;
     };
+    "/api/publications/{publicationId}/posted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark publication posted
+         * @description "It was posted": a publication whose outcome is unknown (failed publish_outcome_unknown) was found on the channel; it becomes published with that link. Owners only.
+         *
+         *     Docs card: [/api-docs/mark-publication-posted](/api-docs/mark-publication-posted).
+         */
+        post: operations["mark-publication-posted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/publications/{publicationId}/send-again": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send publication again
+         * @description "Send again": a publication whose outcome is unknown (failed publish_outcome_unknown) is missing from the channel; checked as at create, it is scheduled now and sent once more. Owners only.
+         *
+         *     Docs card: [/api-docs/send-publication-again](/api-docs/send-publication-again).
+         */
+        post: operations["send-publication-again"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/brands/{brandId}/members": {
         parameters: {
             query?: never;
@@ -916,7 +960,7 @@ export interface paths {
         put?: never;
         /**
          * Review post
-         * @description Approves a post in review, or sends it back to draft with a comment.
+         * @description Approves the version of a post in review that the reviewer read (`version` or If-Match; 412 post_changed when it was edited since), or sends it back to draft with a comment. The approval records that version: publications send only it, and an approval resumes the post's held publications.
          *
          *     Docs card: [/api-docs/review-post](/api-docs/review-post).
          */
@@ -1543,6 +1587,13 @@ export interface components {
                 captionsUrl: string | null;
             } | null;
             /**
+             * @description The content's version: a hash of what a publication would send (caption, hashtags, media plan with its images, video). Any edit changes it; GET answers it as the ETag. An approval names it and records it (DESIGN §11).
+             * @example q4O2k7xv8kqT1yQb3m0Jx2a1b9cWcW6P1oVf0yXQz1E
+             */
+            version: string;
+            /** @description The version the last approval approved; null before any. Equal to `version` while approved. */
+            approvedVersion: string | null;
+            /**
              * @description The last approval step: submitted, approved, or changes requested (with the comment); null before any.
              * @example null
              */
@@ -1631,7 +1682,7 @@ export interface components {
                  * @example generation_failed
                  * @enum {string}
                  */
-                code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "job_not_cancelable" | "post_not_approved" | "invitation_unavailable" | "last_owner" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "publish_outcome_unknown" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
+                code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "job_not_cancelable" | "post_not_approved" | "post_changed" | "invitation_unavailable" | "last_owner" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "publish_outcome_unknown" | "publication_outcome_known" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
                 message: string;
                 retryable: boolean;
             } | null;
@@ -1692,15 +1743,17 @@ export interface components {
              */
             placement: "feed" | "story";
             /**
-             * @description scheduled → publishing → published | failed; canceled from scheduled.
+             * @description scheduled → publishing → published | failed; canceled from scheduled or held. held: the post was edited after its approval (the brand requires approval) and waits for an owner to approve the new version; the approval makes it scheduled again (due at once when its time has passed). A scheduled publication may be waiting to retry after the platform's 429 (nextAttemptAt); it can still be canceled or moved.
              * @enum {string}
              */
-            status: "scheduled" | "publishing" | "published" | "failed" | "canceled";
+            status: "scheduled" | "held" | "publishing" | "published" | "failed" | "canceled";
             /**
              * Format: date-time
              * @description When it is (or was) due, UTC.
              */
             publishAt: string;
+            /** @description When a scheduled publication that the platform asked to wait (429 retry_after, or a 5xx before anything was posted) runs again; null otherwise. */
+            nextAttemptAt: string | null;
             startedAt: string | null;
             publishedAt: string | null;
             finishedAt: string | null;
@@ -1717,7 +1770,7 @@ export interface components {
                  * @example channel_reauth_required
                  * @enum {string}
                  */
-                code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "job_not_cancelable" | "post_not_approved" | "invitation_unavailable" | "last_owner" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "publish_outcome_unknown" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
+                code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "job_not_cancelable" | "post_not_approved" | "post_changed" | "invitation_unavailable" | "last_owner" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "publish_outcome_unknown" | "publication_outcome_known" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
                 /** @description What went wrong, with the platform's own message when it gave one. */
                 message: string;
                 retryable: boolean;
@@ -1734,6 +1787,14 @@ export interface components {
              * @example 2026-12-02T09:00:00Z
              */
             publishAt: string;
+        };
+        MarkPublicationPostedRequest: {
+            /**
+             * Format: uri
+             * @description The post's public link, as found on the channel.
+             * @example https://t.me/acme_news/42
+             */
+            permalink: string;
         };
         MemberList: {
             /** @description The brand's members, owners first, then by email. */
@@ -2294,6 +2355,26 @@ export interface components {
                 status: string;
             };
         };
+        /** @description The post is not the version the request named (body `version` or If-Match): it was edited since the caller read it. Read it again and decide on what it says now. `details`: `{ version }`, the current one. HTTP 412. */
+        Error_post_changed: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "post_changed";
+            /** @description A sentence to show the user as is. */
+            message: string;
+            /** @constant */
+            retryable: false;
+            /** @description The same id as the X-Request-Id header. */
+            requestId: string;
+            /** @description This error's section of the operation's docs card. */
+            docUrl: string;
+            details?: {
+                /** @description The post's current version (its ETag). */
+                version: string;
+            };
+        };
         /** @description The invitation link cannot be used any more. `details`: `{ reason }`, one of `accepted`, `expired`, `revoked`. HTTP 410. */
         Error_invitation_unavailable: {
             /**
@@ -2460,6 +2541,29 @@ export interface components {
             /** @description This error's section of the operation's docs card. */
             docUrl: string;
         };
+        /** @description Only a publication that failed with publish_outcome_unknown can be marked posted or sent again; this one's outcome is known. `details`: `{ status }`. HTTP 409. */
+        Error_publication_outcome_known: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "publication_outcome_known";
+            /** @description A sentence to show the user as is. */
+            message: string;
+            /** @constant */
+            retryable: false;
+            /** @description The same id as the X-Request-Id header. */
+            requestId: string;
+            /** @description This error's section of the operation's docs card. */
+            docUrl: string;
+            details?: {
+                /**
+                 * @description The publication's status now.
+                 * @enum {string}
+                 */
+                status: "scheduled" | "held" | "publishing" | "published" | "failed" | "canceled";
+            };
+        };
         /** @description An OAuth callback whose `state` is malformed, altered, expired (after 10 minutes), for another user, or for another platform. Start connecting again. `details`: `{ reason }`. HTTP 400. */
         Error_oauth_state_invalid: {
             /**
@@ -2522,7 +2626,7 @@ export interface components {
             docUrl: string;
         };
         /** @description One variant per error code; `code` tells which, and so what `details` holds. */
-        Error: components["schemas"]["Error_invalid_request"] | components["schemas"]["Error_unauthorized"] | components["schemas"]["Error_not_found"] | components["schemas"]["Error_method_not_allowed"] | components["schemas"]["Error_brief_too_short"] | components["schemas"]["Error_brand_context_missing"] | components["schemas"]["Error_moderation_required"] | components["schemas"]["Error_generation_failed"] | components["schemas"]["Error_brand_not_ready"] | components["schemas"]["Error_avatar_training"] | components["schemas"]["Error_quota_exceeded"] | components["schemas"]["Error_rate_limited"] | components["schemas"]["Error_email_taken"] | components["schemas"]["Error_idempotency_conflict"] | components["schemas"]["Error_provider_unavailable"] | components["schemas"]["Error_service_unavailable"] | components["schemas"]["Error_payload_too_large"] | components["schemas"]["Error_forbidden"] | components["schemas"]["Error_job_not_cancelable"] | components["schemas"]["Error_post_not_approved"] | components["schemas"]["Error_invitation_unavailable"] | components["schemas"]["Error_last_owner"] | components["schemas"]["Error_channel_reauth_required"] | components["schemas"]["Error_publish_rule_violation"] | components["schemas"]["Error_channel_check_failed"] | components["schemas"]["Error_publication_not_cancelable"] | components["schemas"]["Error_publication_not_reschedulable"] | components["schemas"]["Error_publish_outcome_unknown"] | components["schemas"]["Error_oauth_state_invalid"] | components["schemas"]["Error_channel_not_configured"] | components["schemas"]["Error_internal_error"];
+        Error: components["schemas"]["Error_invalid_request"] | components["schemas"]["Error_unauthorized"] | components["schemas"]["Error_not_found"] | components["schemas"]["Error_method_not_allowed"] | components["schemas"]["Error_brief_too_short"] | components["schemas"]["Error_brand_context_missing"] | components["schemas"]["Error_moderation_required"] | components["schemas"]["Error_generation_failed"] | components["schemas"]["Error_brand_not_ready"] | components["schemas"]["Error_avatar_training"] | components["schemas"]["Error_quota_exceeded"] | components["schemas"]["Error_rate_limited"] | components["schemas"]["Error_email_taken"] | components["schemas"]["Error_idempotency_conflict"] | components["schemas"]["Error_provider_unavailable"] | components["schemas"]["Error_service_unavailable"] | components["schemas"]["Error_payload_too_large"] | components["schemas"]["Error_forbidden"] | components["schemas"]["Error_job_not_cancelable"] | components["schemas"]["Error_post_not_approved"] | components["schemas"]["Error_post_changed"] | components["schemas"]["Error_invitation_unavailable"] | components["schemas"]["Error_last_owner"] | components["schemas"]["Error_channel_reauth_required"] | components["schemas"]["Error_publish_rule_violation"] | components["schemas"]["Error_channel_check_failed"] | components["schemas"]["Error_publication_not_cancelable"] | components["schemas"]["Error_publication_not_reschedulable"] | components["schemas"]["Error_publish_outcome_unknown"] | components["schemas"]["Error_publication_outcome_known"] | components["schemas"]["Error_oauth_state_invalid"] | components["schemas"]["Error_channel_not_configured"] | components["schemas"]["Error_internal_error"];
         /** @description The body of every error response. */
         ErrorEnvelope: {
             error: components["schemas"]["Error"];
@@ -4307,7 +4411,7 @@ export interface operations {
                         type: "error";
                         error: {
                             /** @enum {string} */
-                            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "job_not_cancelable" | "post_not_approved" | "invitation_unavailable" | "last_owner" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "publish_outcome_unknown" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
+                            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "job_not_cancelable" | "post_not_approved" | "post_changed" | "invitation_unavailable" | "last_owner" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "publish_outcome_unknown" | "publication_outcome_known" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
                             message: string;
                             retryable: boolean;
                             requestId: string;
@@ -6768,6 +6872,242 @@ export interface operations {
             };
         };
     };
+    "mark-publication-posted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                publicationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarkPublicationPostedRequest"];
+            };
+        };
+        responses: {
+            /** @description The publication, now published. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Publication"];
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `publication_outcome_known`: Only a publication that failed with publish_outcome_unknown can be marked posted or sent again; this one's outcome is known. `details`: `{ status }`. */
+            409: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over the operation's limit (JSON 256 KB unless stated otherwise; uploads 5 MB). Refused before it is read whole. */
+            413: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "send-publication-again": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                publicationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The publication, scheduled now. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Publication"];
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `publication_outcome_known`: Only a publication that failed with publish_outcome_unknown can be marked posted or sent again; this one's outcome is known. `details`: `{ status }`. `post_not_approved`: The brand requires approval, and the post has not been approved. `channel_reauth_required`: The channel connection's token was refused by the platform; an owner must reconnect it. */
+            409: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `publish_rule_violation`: The post breaks the channel's rules (length, media count, media required). `details` names the rule. */
+            422: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     "list-members": {
         parameters: {
             query?: never;
@@ -7875,6 +8215,11 @@ export interface operations {
                      * @example Lead with the origin of the beans, then the offer.
                      */
                     comment?: string;
+                    /**
+                     * @description The post's `version` (its ETag, without quotes) that the reviewer read. Required to approve (or send it as If-Match); when the post changed since, the answer is 412 post_changed and nothing is decided.
+                     * @example q4O2k7xv8kqT1yQb3m0Jx2a1b9cWcW6P1oVf0yXQz1E
+                     */
+                    version?: string;
                 };
             };
         };
@@ -7927,6 +8272,17 @@ export interface operations {
             };
             /** @description `not_found`: Unknown id, or an id the caller may not see. */
             404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `post_changed`: The post is not the version the request named (body `version` or If-Match): it was edited since the caller read it. Read it again and decide on what it says now. `details`: `{ version }`, the current one. */
+            412: {
                 headers: {
                     /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
                     "X-Request-Id"?: string;

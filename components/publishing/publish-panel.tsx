@@ -14,6 +14,7 @@ import { PUBLICATION_WINDOW_MAX_DAYS } from "@/lib/contracts/publishing-rules";
 import { formatInZone, fromZonedInputValue } from "@/lib/contracts/time-zone";
 import { ChannelAvatar, PLATFORM_LABELS, publicationChannelLabel, useChannels } from "./channels-panel";
 import { ScheduledActions } from "./scheduled-actions";
+import { UnknownOutcomeActions } from "./unknown-outcome-actions";
 
 const FINAL = new Set(["published", "failed", "canceled"]);
 
@@ -110,9 +111,15 @@ function PublicationRow({
         )}
       </div>
       {p.error && <p className="text-red-700">{p.error.message}</p>}
-      {mayChange && p.status === "scheduled" && (
+      {p.status === "held" && (
+        <p className="text-slate-700" data-testid="publication-held">
+          Held: the post was edited after its approval, so this waits for an owner to approve the new version.
+        </p>
+      )}
+      {mayChange && (p.status === "scheduled" || p.status === "held") && (
         <ScheduledActions publication={p} channelLabel={channelLabel} timeZone={timeZone} />
       )}
+      {mayChange && p.error?.code === "publish_outcome_unknown" && <UnknownOutcomeActions publication={p} />}
     </li>
   );
 }

@@ -29,6 +29,7 @@ export const ERROR_CODES = {
   publication_not_cancelable: { status: 409, retryable: false },
   publication_not_reschedulable: { status: 409, retryable: false },
   publish_outcome_unknown: { status: 502, retryable: false },
+  publication_outcome_known: { status: 409, retryable: false },
   oauth_state_invalid: { status: 400, retryable: false },
   channel_not_configured: { status: 409, retryable: false },
   internal_error: { status: 500, retryable: true },

@@ -92,6 +92,11 @@ export const ERROR_DETAILS: Partial<Record<ErrorCode, z.ZodType>> = {
   publication_not_cancelable: z.object({
     status: z.enum(["publishing", "published", "failed"]).describe("The publication's status now."),
   }),
+  publication_outcome_known: z.object({
+    status: z
+      .enum(["scheduled", "held", "publishing", "published", "failed", "canceled"])
+      .describe("The publication's status now."),
+  }),
   publication_not_reschedulable: z.object({
     status: z
       .enum(["publishing", "published", "failed", "canceled"])

@@ -33,7 +33,9 @@ import {
   getPublication,
   listChannels,
   listPublications,
+  markPublicationPosted,
   reschedulePublication,
+  sendPublicationAgain,
 } from "./publishing";
 import { listReviewQueue, reviewPost, submitPost } from "./reviews";
 import {
@@ -101,6 +103,8 @@ export const operations: Operation[] = [
   getPublication,
   reschedulePublication,
   cancelPublication,
+  markPublicationPosted,
+  sendPublicationAgain,
   listMembers,
   updateMember,
   removeMember,

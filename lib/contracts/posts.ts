@@ -247,7 +247,9 @@ export const post = z
     approvedVersion: z
       .string()
       .nullable()
-      .describe("The version the last approval approved; null before any. Equal to `version` while approved."),
+      .describe(
+        "The version the last approval approved; null before any. Equal to `version` while approved.",
+      ),
     review: z
       .object({
         action: z.enum(["submitted", "approved", "changes_requested"]),

@@ -333,3 +333,50 @@ export const cancelPublication = defineOperation({
     "internal_error",
   ],
 });
+
+export const markPublicationPostedBody = z
+  .strictObject({
+    permalink: z
+      .url({ protocol: /^https$/, error: "Give the post's https link as the channel shows it." })
+      .max(2000)
+      .describe("The post's public link, as found on the channel.")
+      .meta({ example: "https://t.me/acme_news/42" }),
+  })
+  .meta({ id: "MarkPublicationPostedRequest" });
+
+export type MarkPublicationPostedInput = z.output<typeof markPublicationPostedBody>;
+
+const RESOLVE_ERRORS = [
+  "invalid_request",
+  "unauthorized",
+  "forbidden",
+  "not_found",
+  "publication_outcome_known",
+  "service_unavailable",
+  "internal_error",
+] as const;
+
+export const markPublicationPosted = defineOperation({
+  ...ROUTES.markPublicationPosted,
+  title: "Mark publication posted",
+  auth: "bearer",
+  permission: "publication.create",
+  summary:
+    '"It was posted": a publication whose outcome is unknown (failed publish_outcome_unknown) was found on the channel; it becomes published with that link. Owners only.',
+  pathParams: publicationParams,
+  body: markPublicationPostedBody,
+  responses: { 200: { description: "The publication, now published.", schema: publication } },
+  errors: [...RESOLVE_ERRORS, "payload_too_large"],
+});
+
+export const sendPublicationAgain = defineOperation({
+  ...ROUTES.sendPublicationAgain,
+  title: "Send publication again",
+  auth: "bearer",
+  permission: "publication.create",
+  summary:
+    '"Send again": a publication whose outcome is unknown (failed publish_outcome_unknown) is missing from the channel; checked as at create, it is scheduled now and sent once more. Owners only.',
+  pathParams: publicationParams,
+  responses: { 200: { description: "The publication, scheduled now.", schema: publication } },
+  errors: [...RESOLVE_ERRORS, "post_not_approved", "channel_reauth_required", "publish_rule_violation"],
+});

@@ -49,6 +49,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     "The publication has already started, been published, failed or been canceled; only a scheduled one can be moved to another time. `details`: `{ status }`.",
   publish_outcome_unknown:
     "A publication's error only (never an HTTP answer): the worker stopped after calling the platform and before it saved the answer. It is never re-sent on its own; check the channel.",
+  publication_outcome_known:
+    "Only a publication that failed with publish_outcome_unknown can be marked posted or sent again; this one's outcome is known. `details`: `{ status }`.",
   oauth_state_invalid:
     "An OAuth callback whose `state` is malformed, altered, expired (after 10 minutes), for another user, or for another platform. Start connecting again. `details`: `{ reason }`.",
   channel_not_configured:

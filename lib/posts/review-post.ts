@@ -53,11 +53,6 @@ export async function reviewPost({
     const message = "Say what to change: a comment is required to request changes.";
     throw new ApiError("invalid_request", message, { details: [{ path: "comment", message }] });
   }
-  if (action === "approve" && !version) {
-    const message =
-      "Name the version you approve: send the post's `version` (or its ETag as If-Match), so an edit made since you read it is not approved unseen.";
-    throw new ApiError("invalid_request", message, { details: [{ path: "version", message }] });
-  }
   const db = await getDb();
   // Approving resumes held publications, which are queued with the approval: the queue is opened first.
   const boss =
@@ -65,6 +60,11 @@ export async function reviewPost({
   const row = await db.transaction(async (tx) => {
     const permission = action === "submit" ? "post.submit" : "post.approve";
     const current = await getPostForPrincipal({ principal, postId, permission, tx, forUpdate: true });
+    if (action === "approve" && !version) {
+      const message =
+        "Name the version you approve: send the post's `version` (or its ETag as If-Match), so an edit made since you read it is not approved unseen.";
+      throw new ApiError("invalid_request", message, { details: [{ path: "version", message }] });
+    }
     const currentVersion = contentHash(current);
     if (version && version !== currentVersion) throw postChanged(currentVersion);
     const status = reviewTransition(current.status, action);

@@ -90,9 +90,7 @@ export async function cancelPublication({
     const [updated] = await tx
       .update(publications)
       .set({ status: "canceled", finishedAt: now, updatedAt: now })
-      .where(
-        and(eq(publications.id, publicationId), inArray(publications.status, ["scheduled", "held"])),
-      )
+      .where(and(eq(publications.id, publicationId), inArray(publications.status, ["scheduled", "held"])))
       .returning();
     if (updated) await settlePostStatus(updated.postId, tx);
     return updated;

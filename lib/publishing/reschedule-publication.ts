@@ -67,7 +67,8 @@ export async function reschedulePublication({
       .set({ publishAt, nextAttemptAt: null, updatedAt: new Date() })
       .where(and(eq(publications.id, publicationId), eq(publications.status, row.status)))
       .returning();
-    if (updated?.status === "scheduled") await enqueuePublication({ boss, tx, publicationId, startAfter: publishAt });
+    if (updated?.status === "scheduled")
+      await enqueuePublication({ boss, tx, publicationId, startAfter: publishAt });
     return updated;
   });
   if (!moved) {

@@ -106,6 +106,7 @@ async function claim(publicationId: string) {
   const db = await getDb();
   const now = new Date();
   const token = randomUUID();
+  const dueBy = new Date(now.getTime() + 2000);
   const [row] = await db
     .update(publications)
     .set({
@@ -122,9 +123,10 @@ async function claim(publicationId: string) {
         or(
           and(
             eq(publications.status, "scheduled"),
-            lte(
-              sql`coalesce(${publications.nextAttemptAt}, ${publications.publishAt})`,
-              new Date(now.getTime() + 2000),
+            // Due: its time, or the time a retry waits for.
+            or(
+              and(isNull(publications.nextAttemptAt), lte(publications.publishAt, dueBy)),
+              lte(publications.nextAttemptAt, dueBy),
             ),
           ),
           and(
@@ -141,7 +143,8 @@ async function claim(publicationId: string) {
 
 /** The post is the version its last approval approved (a post approved before versions were recorded: as it is). */
 const isApprovedVersion = (post: Post, version: string) =>
-  (APPROVED_STATUSES as readonly string[]).includes(post.status) && (post.approvedHash ?? version) === version;
+  (APPROVED_STATUSES as readonly string[]).includes(post.status) &&
+  (post.approvedHash ?? version) === version;
 
 /** The run found the post unapproved or edited since its approval: nothing was sent. */
 class HeldForApproval extends Error {}
@@ -452,7 +455,12 @@ async function platformFailure(
       // it) may have posted: never a blind retry. A 429, or a request that never reached it, posted nothing.
       if (callMade && error.kind === "transient" && error.status !== 429) {
         if (channel.channel === "instagram") return settleMadeCall(boss, row.id);
-        return fail(started, token, "publish_outcome_unknown", `${error.message} ${OUTCOME_UNKNOWN_ANSWERED}`);
+        return fail(
+          started,
+          token,
+          "publish_outcome_unknown",
+          `${error.message} ${OUTCOME_UNKNOWN_ANSWERED}`,
+        );
       }
       return retryOrFail(boss, started, token, error);
   }
