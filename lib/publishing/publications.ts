@@ -3,6 +3,7 @@ import { and, asc, eq, gte, inArray, lt } from "drizzle-orm";
 import type { z } from "zod";
 import { getDb } from "@/db/client";
 import { brandMembers, type Publication, publications } from "@/db/schema";
+import { recordActivity } from "@/lib/activity/record-activity";
 import { ApiError, notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import { requireBrandPermission } from "@/lib/brands/brand-access";
@@ -92,7 +93,17 @@ export async function cancelPublication({
       .set({ status: "canceled", finishedAt: now, updatedAt: now })
       .where(and(eq(publications.id, publicationId), inArray(publications.status, ["scheduled", "held"])))
       .returning();
-    if (updated) await settlePostStatus(updated.postId, tx);
+    if (updated) {
+      await settlePostStatus(updated.postId, tx);
+      await recordActivity(tx, {
+        brandId: updated.brandId,
+        actorId: principal.userId,
+        action: "publication.canceled",
+        subjectType: "publication",
+        subjectId: publicationId,
+        details: { postId: updated.postId, channel: updated.channel },
+      });
+    }
     return updated;
   });
   if (!canceled) {

@@ -2,6 +2,7 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { channelConnections, posts, publications } from "@/db/schema";
+import { recordActivity } from "@/lib/activity/record-activity";
 import { ApiError, notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import { requireBrandPermission } from "@/lib/brands/brand-access";
@@ -69,6 +70,15 @@ export async function reschedulePublication({
       .returning();
     if (updated?.status === "scheduled")
       await enqueuePublication({ boss, tx, publicationId, startAfter: publishAt });
+    if (updated)
+      await recordActivity(tx, {
+        brandId: updated.brandId,
+        actorId: principal.userId,
+        action: "publication.moved",
+        subjectType: "publication",
+        subjectId: publicationId,
+        details: { postId: updated.postId, from: row.publishAt.toISOString(), to: publishAt.toISOString() },
+      });
     return updated;
   });
   if (!moved) {

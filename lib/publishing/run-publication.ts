@@ -7,11 +7,11 @@ import {
   brands,
   type ChannelConnection,
   channelConnections,
-  type Post,
   type Publication,
   posts,
   publications,
 } from "@/db/schema";
+import { recordActivity } from "@/lib/activity/record-activity";
 import type { ErrorCode } from "@/lib/api/error-codes";
 import { ERROR_CODES } from "@/lib/api/error-codes";
 import { getEnv } from "@/lib/config";
@@ -20,7 +20,7 @@ import { contentHash } from "@/lib/posts/content-hash";
 import { SecretDecryptionError } from "@/lib/security/encrypt-secret";
 import { metrics } from "@/lib/telemetry/metrics";
 import { channelCredentials } from "./channels";
-import { APPROVED_STATUSES } from "./create-publication";
+import { publishBlock } from "./create-publication";
 import { emitPublicationEvent } from "./emit-publication-event";
 import { linkedinVideo } from "./linkedin-video";
 import { mediaPlanImages, type PlanImage, videoPayload } from "./media-delivery";
@@ -34,10 +34,9 @@ import {
   instagramCallOutcome,
   instagramDelivery,
   instagramMedia,
-  instagramStoryVideoViolation,
 } from "./publish-instagram";
 import { freshLinkedInToken, sendLinkedInPost } from "./publish-linkedin";
-import { publishedText, publishRuleViolation } from "./publish-rules";
+import { publishedText } from "./publish-rules";
 import { type PublishRun, RunLostError, type Sent } from "./publish-run";
 import { callTelegram, type TelegramMessage, telegramPermalink } from "./telegram";
 
@@ -75,6 +74,16 @@ async function finish(
       )
       .returning();
     if (updated) await settlePostStatus(updated.postId, tx);
+    // `post.published` is written by a trigger; a failure is recorded here, named after who scheduled it.
+    if (updated?.status === "failed" && updated.createdBy)
+      await recordActivity(tx, {
+        brandId: updated.brandId,
+        actorId: updated.createdBy,
+        action: "publication.failed",
+        subjectType: "publication",
+        subjectId: updated.id,
+        details: { postId: updated.postId, channel: updated.channel, code: updated.errorCode },
+      });
     return updated;
   });
   if (!done) return;
@@ -141,11 +150,6 @@ async function claim(publicationId: string) {
   return row ? { row, token } : null;
 }
 
-/** The post is the version its last approval approved (a post approved before versions were recorded: as it is). */
-const isApprovedVersion = (post: Post, version: string) =>
-  (APPROVED_STATUSES as readonly string[]).includes(post.status) &&
-  (post.approvedHash ?? version) === version;
-
 /** The run found the post unapproved or edited since its approval: nothing was sent. */
 class HeldForApproval extends Error {}
 
@@ -205,25 +209,21 @@ export async function runPublication(publicationId: string, boss: PgBoss) {
   const { post, channel } = context;
   if (!channel)
     return fail(row, token, "not_found", "The channel was disconnected before the post was published.");
-  if (channel.status === "needs_reconnect") {
-    return fail(
-      row,
-      token,
-      "channel_reauth_required",
-      `${channel.accountName} needs reconnecting: the platform refused its token.`,
-    );
-  }
   // DESIGN §11: on a brand that requires approval, only the approved version goes out. Checked here, and
   // again in the same statement that marks the platform call made (commitCall), right before it.
   const version = contentHash(post);
   const approvedNow = context.requiresApproval
     ? sql`exists (select 1 from ${posts} where ${posts.id} = ${publications.postId} and ${posts.status} in ('approved', 'scheduled', 'published') and coalesce(${posts.approvedHash}, ${version}) = ${version})`
     : undefined;
-  if (context.requiresApproval && !isApprovedVersion(post, version)) return hold(row, token);
-  const violation =
-    publishRuleViolation(channel.channel, post, row.placement) ??
-    (row.placement === "story" ? await instagramStoryVideoViolation(post) : null);
-  if (violation) return fail(row, token, "publish_rule_violation", violation.message);
+  // The same decision as create and reschedule: unapproved → held (until the next approval); else failed.
+  const block = await publishBlock({
+    requiresApproval: context.requiresApproval,
+    post,
+    channel,
+    placement: row.placement,
+  });
+  if (block?.code === "post_not_approved") return hold(row, token);
+  if (block) return fail(row, token, block.code, block.message);
 
   const unreadable = async () => {
     await markNeedsReconnect(
