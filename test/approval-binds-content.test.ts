@@ -269,6 +269,23 @@ describe("approval binds content", () => {
       version: edit.body.version,
       approvedVersion: edit.body.version,
     });
+
+    // The history names who took each step and on which version.
+    const history = (await byOwner(`/api/posts/${postId}`)).body.reviewHistory;
+    expect(history).toEqual([
+      expect.objectContaining({
+        action: "submitted",
+        by: editor.userId,
+        byEmail: editor.email,
+        version: seen.body.version,
+      }),
+      expect.objectContaining({
+        action: "approved",
+        by: owner.userId,
+        byEmail: owner.email,
+        version: edit.body.version,
+      }),
+    ]);
   });
 
   // The run's own check, right before the platform call: content changed behind the API's back (here in
@@ -280,11 +297,17 @@ describe("approval binds content", () => {
     await sql`update posts set caption = 'Words nobody approved.' where id = ${postId}`;
     await sql.end();
     const before = messagesTo(chatId).length;
+    // Create and reschedule refuse it now (the same decision as the run's)…
     const moved = await byOwner(`/api/publications/${publicationId}`, {
       method: "PATCH",
       json: { publishAt: later(1500) },
     });
-    expect(moved.status, moved.text).toBe(200);
+    expect(moved.status, moved.text).toBe(409);
+    expect(moved.body.error.code).toBe("post_not_approved");
+    // …so the row is made due in the database too: the sweep queues it, and the run holds it.
+    const due = postgres(server.databaseUrl as string, { max: 1, onnotice: () => {} });
+    await due`update publications set publish_at = now() - interval '2 minutes' where id = ${publicationId}`;
+    await due.end();
     await waitFor(async () => (await publication(publicationId)).status === "held", {
       what: "the publication to be held",
     });

@@ -326,7 +326,7 @@ export interface paths {
         };
         /**
          * Get post
-         * @description Returns one saved post.
+         * @description Returns one saved post, with its approval history; its version is the ETag.
          *
          *     Docs card: [/api-docs/get-post](/api-docs/get-post).
          */
@@ -1620,6 +1620,151 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        PostDetail: {
+            /** @example pst_7Hq2mXbV9kLr3NpQ */
+            postId: string;
+            /** @example brd_7Hq2mXbV9kLr3NpQ */
+            brandId: string;
+            /**
+             * @description Where the post will be published.
+             * @enum {string}
+             */
+            channel: "telegram" | "instagram" | "linkedin";
+            /**
+             * @description What the post should achieve.
+             * @enum {string}
+             */
+            goal: "awareness" | "engagement" | "traffic" | "leads" | "sales" | "announcement";
+            topic: string;
+            toneOverride: string | null;
+            assets: {
+                /** @enum {string} */
+                type: "image" | "video" | "link";
+                /** Format: uri */
+                url: string;
+                description?: string;
+            }[];
+            /** @description The post text, without the hashtags. */
+            caption: string;
+            /**
+             * @example {
+             *       "format": "single_image",
+             *       "items": [
+             *         {
+             *           "type": "image",
+             *           "description": "Close-up of a flat white on the café counter, morning light, brand colours.",
+             *           "altText": "A flat white in a ceramic cup on a wooden café counter.",
+             *           "aspectRatio": "4:5"
+             *         }
+             *       ]
+             *     }
+             */
+            mediaPlan: {
+                /** @enum {string} */
+                format: "text_only" | "single_image" | "carousel" | "video";
+                items: {
+                    /** @enum {string} */
+                    type: "image" | "video";
+                    /** @description What the image or video shows, for whoever makes it. */
+                    description: string;
+                    /** @description Alt text for screen readers. */
+                    altText: string;
+                    /** @enum {string} */
+                    aspectRatio: "1:1" | "4:5" | "9:16" | "16:9";
+                    /** @description Text set on the image, if any. */
+                    overlayText?: string;
+                    /** @description The item's image (generated, drawn or uploaded with the media-image operations): a signed URL that expires, or null. Send it back unchanged in an update to keep the image (even when its signature has expired); leave it out to drop it. */
+                    imageUrl?: string | null;
+                }[];
+            };
+            /** @description Up to 5 hashtags, no duplicates ignoring case. */
+            hashtags: string[];
+            /**
+             * @description DESIGN §10: a new post is always `draft`.
+             * @enum {string}
+             */
+            status: "draft" | "in_review" | "approved" | "scheduled" | "published";
+            /** @description The post's video, or null. One of the brand's own videos comes back as a freshly signed URL on every read. */
+            videoUrl: string | null;
+            /**
+             * @description When videoUrl is one of the brand's own videos: the job that made it, with its shape, length, poster and captions (signed like the job's), for a player's poster and <track>. Null for another site's video or none.
+             * @example null
+             */
+            videoJob: {
+                /** @example vjb_7Hq2mXbV9kLr3NpQ */
+                jobId: string;
+                /**
+                 * @description The frame's shape. The renderer makes the short side 720 px (9:16 → 720×1280).
+                 * @example 9:16
+                 * @enum {string}
+                 */
+                aspectRatio: "9:16" | "4:5" | "1:1" | "16:9";
+                durationSeconds: number | null;
+                /**
+                 * @description A signed, expiring URL of a JPEG poster frame, set with videoUrl.
+                 * @example /media/videos/vjb_7Hq2mXbV9kLr3NpQ/poster.jpg?exp=1747820412&sig=Qm3nB5vC7xZ9lK1jH3gF5dS7aP9oI1uY3tR5eW7qE2r
+                 */
+                thumbnailUrl: string | null;
+                /** @description Whether captions are burned into the video. */
+                captions: boolean;
+                /**
+                 * @description Set with videoUrl when the renderer made captions: a signed, expiring URL of a WebVTT (.vtt) file of the spoken phrases and their times, for a <track> element or an upload. Always a link on this site, with S3 media too: browsers load a <track> only from the page's origin.
+                 * @example /media/videos/vjb_7Hq2mXbV9kLr3NpQ/captions.vtt?exp=1747820412&sig=Vb8nM2kL4jH6gF8dS0aP2oI4uY6tR8eW0qZ2xC4vB6n
+                 */
+                captionsUrl: string | null;
+            } | null;
+            /**
+             * @description The content's version: a hash of what a publication would send (caption, hashtags, media plan with its images, video). Any edit changes it; GET answers it as the ETag. An approval names it and records it (DESIGN §11).
+             * @example q4O2k7xv8kqT1yQb3m0Jx2a1b9cWcW6P1oVf0yXQz1E
+             */
+            version: string;
+            /** @description The version the last approval approved; null before any. Equal to `version` while approved. */
+            approvedVersion: string | null;
+            /**
+             * @description The last approval step: submitted, approved, or changes requested (with the comment); null before any.
+             * @example null
+             */
+            review: {
+                /** @enum {string} */
+                action: "submitted" | "approved" | "changes_requested";
+                /** @description Who acted; null once that account is deleted. */
+                by: string | null;
+                /** Format: date-time */
+                at: string;
+                comment: string | null;
+            } | null;
+            generation: {
+                /** @description local, openai or openai-compatible. */
+                provider: string;
+                model: string;
+                seed: number;
+                latencyMs: number;
+                inputTokens: number | null;
+                outputTokens: number | null;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description Every approval step, oldest first: who submitted which version, who asked for changes (and the comment), who approved which version (at most 100). */
+            reviewHistory: components["schemas"]["ReviewEvent"][];
+        };
+        ReviewEvent: {
+            /** @enum {string} */
+            action: "submitted" | "approved" | "changes_requested";
+            /** @description Who acted; null once that account is deleted. */
+            by: string | null;
+            /**
+             * @description Their email when they acted.
+             * @example maria@example.com
+             */
+            byEmail: string | null;
+            /** Format: date-time */
+            at: string;
+            /** @description The post's version they acted on (null for steps taken before versions were recorded). */
+            version: string | null;
+            comment: string | null;
+        };
         UploadMediaImageRequest: {
             /**
              * Format: binary
@@ -1948,7 +2093,7 @@ export interface components {
              * @example post.approved
              * @enum {string}
              */
-            action: "brand.created" | "brand.updated" | "brand.avatar_uploaded" | "brand.kit_updated" | "member.joined" | "member.role_changed" | "member.removed" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "post.created" | "post.updated" | "post.submitted" | "post.approved" | "post.changes_requested" | "post.published" | "post.deleted" | "video.created" | "video.canceled" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.revoked";
+            action: "brand.created" | "brand.updated" | "brand.avatar_uploaded" | "brand.kit_updated" | "member.joined" | "member.role_changed" | "member.removed" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "post.created" | "post.updated" | "post.submitted" | "post.approved" | "post.changes_requested" | "post.published" | "post.deleted" | "publication.scheduled" | "publication.moved" | "publication.canceled" | "publication.failed" | "channel.connected" | "channel.disconnected" | "video.created" | "video.canceled" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.revoked";
             /** @description Who did it; null once that account is deleted. */
             actorId: string | null;
             /** @example maria@example.com */
@@ -4556,7 +4701,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The post. */
+            /** @description The post and its review history. */
             200: {
                 headers: {
                     /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
@@ -4564,7 +4709,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Post"];
+                    "application/json": components["schemas"]["PostDetail"];
                 };
             };
             /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */

@@ -13,6 +13,7 @@ import type { ChannelConnectionView, PublicationView } from "@/lib/contracts/pub
 import { PUBLICATION_WINDOW_MAX_DAYS } from "@/lib/contracts/publishing-rules";
 import { formatInZone, fromZonedInputValue } from "@/lib/contracts/time-zone";
 import { ChannelAvatar, PLATFORM_LABELS, publicationChannelLabel, useChannels } from "./channels-panel";
+import { MissingImagesNotice } from "./missing-images-notice";
 import { ScheduledActions } from "./scheduled-actions";
 import { UnknownOutcomeActions } from "./unknown-outcome-actions";
 
@@ -233,6 +234,7 @@ export function PublishPanel({
             ))}
           </ul>
         )}
+        {mayPublish && active.length > 0 && <MissingImagesNotice postId={postId} />}
         {mayPublish && active.length > 0 && (
           <form
             className="space-y-3"

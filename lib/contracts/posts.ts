@@ -389,14 +389,44 @@ export const generatePostStream = defineOperation({
   ],
 });
 
+export const reviewEvent = z
+  .object({
+    action: z.enum(["submitted", "approved", "changes_requested"]),
+    by: idOf("usr").nullable().describe("Who acted; null once that account is deleted."),
+    byEmail: z
+      .string()
+      .nullable()
+      .describe("Their email when they acted.")
+      .meta({ example: "maria@example.com" }),
+    at: isoDateTime,
+    version: z
+      .string()
+      .nullable()
+      .describe("The post's version they acted on (null for steps taken before versions were recorded)."),
+    comment: z.string().nullable(),
+  })
+  .meta({ id: "ReviewEvent" });
+
+export const postDetail = post
+  .extend({
+    reviewHistory: z
+      .array(reviewEvent)
+      .describe(
+        "Every approval step, oldest first: who submitted which version, who asked for changes (and the comment), who approved which version (at most 100).",
+      ),
+  })
+  .meta({ id: "PostDetail" });
+
+export type PostDetailView = z.infer<typeof postDetail>;
+
 export const getPost = defineOperation({
   ...ROUTES.getPost,
   title: "Get post",
   auth: "bearer",
   permission: "post.read",
-  summary: "Returns one saved post.",
+  summary: "Returns one saved post, with its approval history; its version is the ETag.",
   pathParams: postParams,
-  responses: { 200: { description: "The post.", schema: post } },
+  responses: { 200: { description: "The post and its review history.", schema: postDetail } },
   errors: ["unauthorized", "not_found", "service_unavailable", "internal_error"],
 });
 

@@ -25,10 +25,12 @@ const QUEUE_OPEN_TIMEOUT_MS = 3000;
 /** Post statuses that are past approval (a brand that requires it may publish them). */
 export const APPROVED_STATUSES = ["approved", "scheduled", "published"] as const;
 
-export function notApproved(status: string) {
+export function notApproved(status: string, changedSinceApproval = false) {
   return new ApiError(
     "post_not_approved",
-    `This brand requires approval before publishing, and the post is ${status.replace("_", " ")}. An owner approves it first.`,
+    changedSinceApproval
+      ? "This brand requires approval before publishing, and the post changed since it was approved. An owner approves this version first."
+      : `This brand requires approval before publishing, and the post is ${status.replace("_", " ")}. An owner approves it first.`,
     { details: { status } },
   );
 }
@@ -70,7 +72,8 @@ export async function publishBlock({
       `${channel.accountName} refused the stored token; an owner must reconnect it before publishing.`,
     );
   }
-  if (requiresApproval && !isApprovedVersion(post)) return notApproved(post.status);
+  if (requiresApproval && !isApprovedVersion(post))
+    return notApproved(post.status, (APPROVED_STATUSES as readonly string[]).includes(post.status));
   const violation =
     publishRuleViolation(channel.channel, post, placement) ??
     (channel.channel === "linkedin" ? await linkedinVideoRuleViolation(post) : null) ??

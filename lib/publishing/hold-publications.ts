@@ -13,7 +13,8 @@ import { enqueuePublication } from "./publication-queue";
 export async function holdPublications(tx: Tx, postId: string) {
   const held = await tx
     .update(publications)
-    .set({ status: "held", nextAttemptAt: null, updatedAt: new Date() })
+    // An Instagram container made from the old content (callRef, known not posted) is not reused.
+    .set({ status: "held", nextAttemptAt: null, callRef: null, updatedAt: new Date() })
     .where(and(eq(publications.postId, postId), eq(publications.status, "scheduled")))
     .returning({ id: publications.id });
   return held.length;

@@ -162,7 +162,14 @@ async function hold(row: Publication, claimToken: string) {
   const held = await db.transaction(async (tx) => {
     const [updated] = await tx
       .update(publications)
-      .set({ status: "held", claimToken: null, leaseUntil: null, nextAttemptAt: null, updatedAt: new Date() })
+      .set({
+        status: "held",
+        claimToken: null,
+        leaseUntil: null,
+        nextAttemptAt: null,
+        callRef: null,
+        updatedAt: new Date(),
+      })
       .where(
         and(
           eq(publications.id, row.id),
