@@ -432,7 +432,7 @@ async function platformFailure(
     case "unknown":
       // Before the point of no return nothing was posted, so an unanswered call is retried like a 5xx.
       if (callMade) {
-        if (channel.channel === "instagram") return settleMadeCall(boss, row.id);
+        if (reconcilable(channel, started)) return settleMadeCall(boss, row.id);
         return fail(started, token, "publish_outcome_unknown", `${error.message} ${OUTCOME_UNKNOWN}`);
       }
       return retryOrFail(boss, started, token, error);
@@ -461,7 +461,7 @@ async function platformFailure(
       // A 5xx after the call that cannot be undone (a gateway's 502 or 504 after the platform processed
       // it) may have posted: never a blind retry. A 429, or a request that never reached it, posted nothing.
       if (callMade && error.kind === "transient" && error.status !== 429) {
-        if (channel.channel === "instagram") return settleMadeCall(boss, row.id);
+        if (reconcilable(channel, started)) return settleMadeCall(boss, row.id);
         return fail(
           started,
           token,
@@ -621,6 +621,10 @@ async function settleCall(boss: PgBoss, row: Publication) {
   if (await requeue(boss, row.id, stillLeft, new Date()))
     log.info("publication_call_not_made", { publicationId: row.id });
 }
+
+/** Instagram's container says whether media_publish posted; asked again on at most PUBLISH_MAX_ATTEMPTS runs. */
+const reconcilable = (channel: ChannelConnection, started: Publication) =>
+  channel.channel === "instagram" && started.attempts < PUBLISH_MAX_ATTEMPTS;
 
 /** This run's call that may have posted: reconciled with the platform first (Instagram's container). */
 async function settleMadeCall(boss: PgBoss, publicationId: string) {
