@@ -228,6 +228,18 @@ describe("approval binds content", () => {
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe("post_not_approved");
     expect((await post(postId)).status).toBe("in_review");
+
+    // The activity log has who scheduled and canceled them, and who connected the channels.
+    const log = (await byOwner(`/api/brands/${brandId}/activity?limit=100`)).body.items as {
+      action: string;
+      subjectId: string | null;
+      actorId: string | null;
+    }[];
+    const about = (id: string) => log.filter((entry) => entry.subjectId === id).map((entry) => entry.action);
+    expect(about(first)).toEqual(["publication.canceled", "publication.scheduled"]);
+    expect(about(second)).toEqual(["publication.scheduled"]);
+    expect(about(channelId)).toEqual(["channel.connected"]);
+    expect(log.find((entry) => entry.subjectId === first)?.actorId).toBe(owner.userId);
   });
 
   it("an approval names the version it read: 412 post_changed when the post was edited since", async () => {
