@@ -14,10 +14,13 @@ import { postChanged, postQueries } from "@/lib/client/queries";
 export function MissingImagesNotice({ postId }: { postId: string }) {
   const queryClient = useQueryClient();
   const post = useQuery(postQueries.detail(postId));
+  // A post with a video sends the video (never the plan's images), so no image is missing then.
   const missing =
-    post.data?.mediaPlan.items.flatMap((item, index) =>
-      item.type === "image" && !item.imageUrl ? [index] : [],
-    ) ?? [];
+    post.data && !post.data.videoUrl
+      ? post.data.mediaPlan.items.flatMap((item, index) =>
+          item.type === "image" && !item.imageUrl ? [index] : [],
+        )
+      : [];
   const generate = useMutation({
     mutationFn: async () => {
       for (const index of missing) {
