@@ -231,6 +231,8 @@ export const posts = pgTable(
     reviewedBy: text("reviewed_by").references(() => users.id, { onDelete: "set null" }),
     reviewedAt: at("reviewed_at"),
     reviewComment: text("review_comment"),
+    // The version (content hash, lib/posts/content-hash.ts) the last approval approved (DESIGN §11).
+    approvedHash: text("approved_hash"),
     seed: integer("seed").notNull(),
     provider: text("provider").notNull(),
     model: text("model").notNull(),

@@ -136,6 +136,33 @@ async function channelForSandboxPost(page: Page) {
   await page.getByTestId("param-channelId").fill(String(channel.channelId));
 }
 
+/** A publication of the sandbox post that ended publish_outcome_unknown; the card's {publicationId} names it. */
+async function unknownOutcomePublication(page: Page) {
+  const behavior = await page.request.post(`${process.env.E2E_TELEGRAM_URL}/__fake/behavior`, {
+    data: { recordThenFail: { count: 1, status: 502 } },
+  });
+  expect(behavior.status()).toBe(200);
+  const headers = await bearerOf(page);
+  const created = await apiCall(
+    page,
+    headers,
+    "POST",
+    `/api/posts/${answers["get-publication"].postId}/publications`,
+    { channelId: answers.sandboxChannel.channelId },
+  );
+  await expect
+    .poll(
+      async () =>
+        (
+          (await apiCall(page, headers, "GET", `/api/publications/${created.publicationId}`))
+            .error as Json | null
+        )?.code,
+      { timeout: 30_000 },
+    )
+    .toBe("publish_outcome_unknown");
+  await page.getByTestId("param-publicationId").fill(String(created.publicationId));
+}
+
 type Step = {
   id: string;
   status: number;
@@ -312,6 +339,9 @@ const RUN: Step[] = [
       await page.getByTestId("param-publicationId").fill(String(scheduled.publicationId));
     },
   },
+  // An unknown outcome for real: the fake Telegram posts the message, then answers 502.
+  { id: "mark-publication-posted", status: 200, prepare: unknownOutcomePublication },
+  { id: "send-publication-again", status: 200, prepare: unknownOutcomePublication },
   {
     id: "disconnect-channel",
     status: 204,

@@ -15,6 +15,9 @@ describe("the approval state machine", () => {
     expect(statusAfterEdit("approved", true)).toBe("in_review");
     expect(statusAfterEdit("approved", false)).toBe("draft");
     expect(statusAfterEdit("draft", true)).toBe("draft");
+    expect(statusAfterEdit("scheduled", true)).toBe("in_review");
+    expect(statusAfterEdit("published", true)).toBe("in_review");
+    expect(statusAfterEdit("published", false)).toBe("published");
   });
 
   it("lets only an approved post be scheduled or published when the brand needs approval", () => {
@@ -91,8 +94,9 @@ describe("approval over HTTP", () => {
       status: "draft",
       review: { action: "changes_requested", comment: "Lead with the origin.", by: owner.userId },
     });
-    expect((await submit()).body.status).toBe("in_review");
-    const approved = await review({ decision: "approve" });
+    const resubmitted = await submit();
+    expect(resubmitted.body.status).toBe("in_review");
+    const approved = await review({ decision: "approve", version: resubmitted.body.version });
     expect(approved.body).toMatchObject({
       status: "approved",
       review: { action: "approved", by: owner.userId },

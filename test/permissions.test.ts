@@ -165,7 +165,11 @@ const REQUESTS: Record<string, () => Promise<Omit<Request, "method">>> = {
     const id = await newPost();
     const submitted = await call(owner, `/api/posts/${id}/submit`, { method: "POST", json: {} });
     expect(submitted.status, submitted.text).toBe(200);
-    return { path: `/api/posts/${id}/review`, json: { decision: "approve" }, status: 200 };
+    return {
+      path: `/api/posts/${id}/review`,
+      json: { decision: "approve", version: submitted.body.version },
+      status: 200,
+    };
   },
   "upload-logo": async () => ({
     path: `/api/brands/${brandId}/logo`,
@@ -211,6 +215,28 @@ const REQUESTS: Record<string, () => Promise<Omit<Request, "method">>> = {
       json: { publishAt: new Date(Date.now() + 2 * 86_400_000).toISOString() },
       status: 200,
     };
+  },
+  // No worker runs here, so the owner's answer is the outcome check's 409 (the publication is scheduled, its
+  // outcome not unknown): past the role check, as a 2xx would be.
+  "mark-publication-posted": async () => {
+    const created = await call(owner, `/api/posts/${await newPost()}/publications`, {
+      method: "POST",
+      json: { channelId, publishAt: new Date(Date.now() + 86_400_000).toISOString() },
+    });
+    expect(created.status, created.text).toBe(202);
+    return {
+      path: `/api/publications/${created.body.publicationId}/posted`,
+      json: { permalink: "https://t.me/acme_news/42" },
+      status: 409,
+    };
+  },
+  "send-publication-again": async () => {
+    const created = await call(owner, `/api/posts/${await newPost()}/publications`, {
+      method: "POST",
+      json: { channelId, publishAt: new Date(Date.now() + 86_400_000).toISOString() },
+    });
+    expect(created.status, created.text).toBe(202);
+    return { path: `/api/publications/${created.body.publicationId}/send-again`, status: 409 };
   },
   "list-activity": async () => ({ path: `/api/brands/${brandId}/activity`, status: 200 }),
   "revoke-invitation": async () => {

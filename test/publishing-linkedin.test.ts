@@ -356,14 +356,31 @@ describe("publishing to LinkedIn", () => {
     expect(linkedin.videos.size).toBe(videosBefore);
   });
 
-  it("retries a 429 after Retry-After and a 5xx with backoff, posting exactly once", async () => {
+  it("retries a 429 after Retry-After, posting exactly once", async () => {
     const before = linkedin.posts.length;
     linkedin.behavior.rateLimit = { count: 1, retryAfterSeconds: 1 };
-    linkedin.behavior.serverError = { count: 1, status: 503 };
     const created = await publish(await newPost("Retried until it went through.", 1));
     const done = await settled(created.body.publicationId);
     expect(done.status, JSON.stringify(done)).toBe("published");
-    expect(done.attempts).toBe(3);
+    expect(done.attempts).toBe(2);
+    expect(linkedin.posts).toHaveLength(before + 1);
+  });
+
+  it("a 5xx after /rest/posts (made or not) is publish_outcome_unknown, never a blind retry", async () => {
+    const before = linkedin.posts.length;
+    linkedin.behavior.recordThenFail = { count: 1, status: 502 };
+    const made = await publish(await newPost("Posted, then the gateway said 502."));
+    const unknown = await settled(made.body.publicationId);
+    expect(unknown).toMatchObject({
+      status: "failed",
+      attempts: 1,
+      error: { code: "publish_outcome_unknown", retryable: false },
+    });
+    expect(linkedin.posts).toHaveLength(before + 1);
+
+    linkedin.behavior.serverError = { count: 1, status: 503 };
+    const refused = await publish(await newPost("A 503 from LinkedIn itself."));
+    expect((await settled(refused.body.publicationId)).error?.code).toBe("publish_outcome_unknown");
     expect(linkedin.posts).toHaveLength(before + 1);
   });
 

@@ -423,7 +423,7 @@ describe("publishing", () => {
     expect(telegram.messages.length).toBe(before);
   });
 
-  it("retries a 429 after the platform's retry_after, and 5xx with backoff, posting exactly once", async () => {
+  it("retries a 429 after the platform's retry_after, posting exactly once; a 5xx after the send is an unknown outcome", async () => {
     const postId = await newPost("Rate limited, then fine.");
     telegram.behavior.rateLimit = { count: 1, retryAfterSeconds: 3 };
     const before = messagesTo(chatId).length;
@@ -440,16 +440,21 @@ describe("publishing", () => {
     expect(sendCalls[1].at - sendCalls[0].at).toBeGreaterThanOrEqual(2900);
     expect(messagesTo(chatId).length - before).toBe(1);
 
-    const second = await newPost("Server error, then fine.");
-    telegram.behavior.serverError = { count: 2, status: 502 };
-    const retried = await publish(second, channelId);
-    const ok = await waitForPublication(
-      retried.body.publicationId,
+    // A 5xx answers the call that cannot be undone: Telegram may have posted it (DESIGN §11), so it is
+    // never retried blind; a person settles it (mark posted / send again).
+    const second = await newPost("Server error after the send.");
+    telegram.behavior.serverError = { count: 1, status: 502 };
+    const unknown = await publish(second, channelId);
+    const settled = await waitForPublication(
+      unknown.body.publicationId,
       (p) => p.status === "published" || p.status === "failed",
     );
-    expect(ok.status).toBe("published");
-    expect(ok.attempts).toBe(3);
-    expect(messagesTo(chatId).length - before).toBe(2);
+    expect(settled).toMatchObject({
+      status: "failed",
+      attempts: 1,
+      error: { code: "publish_outcome_unknown", retryable: false },
+    });
+    expect(messagesTo(chatId).length - before).toBe(1);
   });
 
   // The approval workflow (and requiresApproval in the brand contract) is built separately; the column

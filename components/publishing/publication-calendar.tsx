@@ -28,6 +28,7 @@ const WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
 /** On a phone a day shows a dot per post; the list below the grid has them in full. */
 const STATUS_DOTS: Record<PublicationView["status"], string> = {
   scheduled: "bg-sky-500",
+  held: "bg-violet-500",
   publishing: "bg-amber-500",
   published: "bg-emerald-500",
   failed: "bg-red-500",

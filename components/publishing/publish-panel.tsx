@@ -14,12 +14,15 @@ import { PUBLICATION_WINDOW_MAX_DAYS } from "@/lib/contracts/publishing-rules";
 import { formatInZone, fromZonedInputValue } from "@/lib/contracts/time-zone";
 import { ChannelAvatar, PLATFORM_LABELS, publicationChannelLabel, useChannels } from "./channels-panel";
 import { OAuthConnectButton } from "./oauth-connect-button";
+import { MissingImagesNotice } from "./missing-images-notice";
 import { ScheduledActions } from "./scheduled-actions";
+import { UnknownOutcomeActions } from "./unknown-outcome-actions";
 
 const FINAL = new Set(["published", "failed", "canceled"]);
 
 export const STATUS_STYLES: Record<PublicationView["status"], string> = {
   scheduled: "bg-sky-50 text-sky-800 ring-sky-200",
+  held: "bg-violet-50 text-violet-800 ring-violet-200",
   publishing: "bg-amber-50 text-amber-900 ring-amber-200",
   published: "bg-emerald-50 text-emerald-800 ring-emerald-200",
   failed: "bg-red-50 text-red-800 ring-red-200",
@@ -110,9 +113,15 @@ function PublicationRow({
         )}
       </div>
       {p.error && <p className="text-red-700">{p.error.message}</p>}
-      {mayChange && p.status === "scheduled" && (
+      {p.status === "held" && (
+        <p className="text-slate-700" data-testid="publication-held">
+          Held: the post was edited after its approval, so this waits for an owner to approve the new version.
+        </p>
+      )}
+      {mayChange && (p.status === "scheduled" || p.status === "held") && (
         <ScheduledActions publication={p} channelLabel={channelLabel} timeZone={timeZone} />
       )}
+      {mayChange && p.error?.code === "publish_outcome_unknown" && <UnknownOutcomeActions publication={p} />}
     </li>
   );
 }
@@ -277,6 +286,7 @@ export function PublishPanel({
             ))}
           </ul>
         )}
+        {mayPublish && active.length > 0 && <MissingImagesNotice postId={postId} />}
         {mayPublish && active.length > 0 && (
           <form
             className="space-y-3"

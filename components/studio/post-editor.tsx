@@ -15,7 +15,7 @@ import { queryKeys } from "@/lib/client/queries";
 import type { BrandRole } from "@/lib/contracts/enums";
 import { can } from "@/lib/contracts/permissions";
 import { CHANNEL_RULES, captionLimit } from "@/lib/contracts/post-rules";
-import type { PostView } from "@/lib/contracts/posts";
+import type { PostDetailView, PostView } from "@/lib/contracts/posts";
 import type { channelRuleIssues, PostContent } from "@/lib/posts/channel-rules";
 
 type RuleCheck = typeof channelRuleIssues;
@@ -76,6 +76,33 @@ const REVIEW_WORDS = {
   changes_requested: "Changes requested",
 } as const;
 
+/** Every approval step (GET's reviewHistory): who submitted or approved which version, who asked for changes. */
+function ReviewHistory({ post }: { post: PostView & { reviewHistory?: PostDetailView["reviewHistory"] } }) {
+  const steps = post.reviewHistory ?? [];
+  if (steps.length === 0) return null;
+  return (
+    <details className="text-slate-700" data-testid="review-history">
+      <summary className="cursor-pointer">Review history ({steps.length})</summary>
+      <ol className="mt-1 space-y-1">
+        {steps.map((step) => (
+          <li key={`${step.at}-${step.action}`}>
+            {REVIEW_WORDS[step.action]} by {step.byEmail ?? "a deleted account"},{" "}
+            {new Date(step.at).toLocaleString()}
+            {step.version && (
+              <span className="text-slate-500">
+                {" "}
+                · version {step.version.slice(0, 7)}
+                {step.version === post.version ? " (this one)" : ""}
+              </span>
+            )}
+            {step.comment && <span> — “{step.comment}”</span>}
+          </li>
+        ))}
+      </ol>
+    </details>
+  );
+}
+
 /** The approval state: who acted, when, the comment, and the actions the caller's role may take. */
 function ReviewPanel({ post, role }: { post: PostView; role?: BrandRole }) {
   const queryClient = useQueryClient();
@@ -88,7 +115,8 @@ function ReviewPanel({ post, role }: { post: PostView; role?: BrandRole }) {
         : (
             await callApi(reviewPost, {
               params: { postId: post.postId },
-              body: { decision, ...(comment ? { comment } : {}) },
+              // The version on screen: an edit saved since is answered 412 post_changed, never approved unseen.
+              body: { decision, version: post.version, ...(comment ? { comment } : {}) },
             })
           ).data,
     onSuccess: (updated) => {
@@ -96,6 +124,8 @@ function ReviewPanel({ post, role }: { post: PostView; role?: BrandRole }) {
       queryClient.setQueryData(queryKeys.posts.detail(post.postId), updated);
       void queryClient.invalidateQueries({ queryKey: queryKeys.posts.all });
     },
+    // The post changed (412) or the decision failed: show the post as it is now.
+    onError: () => void queryClient.invalidateQueries({ queryKey: queryKeys.posts.detail(post.postId) }),
   });
   const maySubmit = role && can(role, "post.submit") && post.status === "draft";
   const mayReview = role && can(role, "post.approve") && post.status === "in_review";
@@ -111,6 +141,7 @@ function ReviewPanel({ post, role }: { post: PostView; role?: BrandRole }) {
         )}
       </p>
       {post.review?.comment && <p className="text-slate-700">“{post.review.comment}”</p>}
+      <ReviewHistory post={post} />
       {(maySubmit || mayReview) && (
         <>
           <label className="block">

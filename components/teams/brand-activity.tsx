@@ -29,6 +29,12 @@ const ACTION_WORDS: Record<ActivityAction, string> = {
   "post.changes_requested": "asked for changes to a post",
   "post.published": "published a post",
   "post.deleted": "deleted a post",
+  "publication.scheduled": "scheduled a publication",
+  "publication.moved": "moved a publication",
+  "publication.canceled": "canceled a publication",
+  "publication.failed": "had a publication fail",
+  "channel.connected": "connected a channel",
+  "channel.disconnected": "disconnected a channel",
   "video.created": "made a video",
   "video.canceled": "canceled a video",
   "api_key.created": "created an API key",
@@ -60,7 +66,9 @@ function detailOf(entry: ActivityEntryView) {
     );
   if (text(d.name) && entry.subjectType === "api_key") parts.push(`“${d.name}”`);
   if (text(d.host)) parts.push(text(d.host) as string);
+  if (text(d.accountName)) parts.push(`“${d.accountName}”`);
   if (text(d.channel)) parts.push(`for ${d.channel}`);
+  if (text(d.code) && entry.action === "publication.failed") parts.push(`(${d.code})`);
   return parts.join(" ");
 }
 

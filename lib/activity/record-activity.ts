@@ -14,7 +14,16 @@ type ActivityEntry = {
   brandId: string;
   actorId: string;
   action: ActivityAction;
-  subjectType?: "brand" | "member" | "invitation" | "post" | "video" | "api_key" | "webhook" | "channel";
+  subjectType?:
+    | "brand"
+    | "member"
+    | "invitation"
+    | "post"
+    | "video"
+    | "api_key"
+    | "webhook"
+    | "publication"
+    | "channel";
   subjectId?: string;
   details?: Record<string, unknown>;
 };

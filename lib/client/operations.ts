@@ -72,6 +72,12 @@ export const reschedulePublication = typed<typeof publishing.reschedulePublicati
   ROUTES.reschedulePublication,
 );
 export const cancelPublication = typed<typeof publishing.cancelPublication>(ROUTES.cancelPublication);
+export const markPublicationPosted = typed<typeof publishing.markPublicationPosted>(
+  ROUTES.markPublicationPosted,
+);
+export const sendPublicationAgain = typed<typeof publishing.sendPublicationAgain>(
+  ROUTES.sendPublicationAgain,
+);
 export const listMembers = typed<typeof teams.listMembers>(ROUTES.listMembers);
 export const updateMember = typed<typeof teams.updateMember>(ROUTES.updateMember);
 export const removeMember = typed<typeof teams.removeMember>(ROUTES.removeMember);

@@ -18,6 +18,14 @@ export const ACTIVITY_ACTIONS = [
   // Written by database triggers (migration 0007): a post's insert, and a publication reaching `published`.
   "post.published",
   "post.deleted",
+  // Publishing (issue 39): who scheduled, moved or canceled a publication, and a run's failure (named after
+  // who scheduled it, as post.published is); channel connections made (or reconnected) and removed.
+  "publication.scheduled",
+  "publication.moved",
+  "publication.canceled",
+  "publication.failed",
+  "channel.connected",
+  "channel.disconnected",
   "video.created",
   "video.canceled",
   // API keys and webhooks belong to a person and act on every brand they are a member of, so each of those

@@ -25,8 +25,18 @@ export type PostStatus = (typeof POST_STATUSES)[number];
 export const CHANNEL_CONNECTION_STATUSES = ["active", "needs_reconnect"] as const;
 export type ChannelConnectionStatus = (typeof CHANNEL_CONNECTION_STATUSES)[number];
 
-/** DESIGN §10: scheduled → publishing → published | failed; canceled from scheduled. */
-export const PUBLICATION_STATUSES = ["scheduled", "publishing", "published", "failed", "canceled"] as const;
+/**
+ * DESIGN §10: scheduled → publishing → published | failed; canceled from scheduled or held. §11: `held` while
+ * the post waits for a new approval after an edit (back to scheduled when an owner approves it).
+ */
+export const PUBLICATION_STATUSES = [
+  "scheduled",
+  "held",
+  "publishing",
+  "published",
+  "failed",
+  "canceled",
+] as const;
 export type PublicationStatus = (typeof PUBLICATION_STATUSES)[number];
 /** Where on the channel a publication goes: the feed, or (Instagram only) the account's story. */
 export const PUBLICATION_PLACEMENTS = ["feed", "story"] as const;

@@ -83,6 +83,7 @@ export const ERROR_DETAILS: Partial<Record<ErrorCode, z.ZodType>> = {
     origin: z.string().nullable().describe("The request's Origin, when it had one."),
   }),
   post_not_approved: z.object({ status: z.string().describe("The post's status now.") }),
+  post_changed: z.object({ version: z.string().describe("The post's current version (its ETag).") }),
   channel_check_failed: z.object({
     check: z
       .enum(["token", "chat", "admin", "unreachable", "oauth"])
@@ -104,6 +105,11 @@ export const ERROR_DETAILS: Partial<Record<ErrorCode, z.ZodType>> = {
   }),
   publication_not_cancelable: z.object({
     status: z.enum(["publishing", "published", "failed"]).describe("The publication's status now."),
+  }),
+  publication_outcome_known: z.object({
+    status: z
+      .enum(["scheduled", "held", "publishing", "published", "failed", "canceled"])
+      .describe("The publication's status now."),
   }),
   publication_not_reschedulable: z.object({
     status: z

@@ -35,7 +35,9 @@ import {
   getPublication,
   listChannels,
   listPublications,
+  markPublicationPosted,
   reschedulePublication,
+  sendPublicationAgain,
   updateChannel,
 } from "./publishing";
 import { listReviewQueue, reviewPost, submitPost } from "./reviews";
@@ -106,6 +108,8 @@ export const operations: Operation[] = [
   getPublication,
   reschedulePublication,
   cancelPublication,
+  markPublicationPosted,
+  sendPublicationAgain,
   listMembers,
   updateMember,
   removeMember,

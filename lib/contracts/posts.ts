@@ -257,6 +257,18 @@ export const post = z
       .describe(
         "When videoUrl is one of the brand's own videos: the job that made it, with its shape, length, poster and captions (signed like the job's), for a player's poster and <track>. Null for another site's video or none.",
       ),
+    version: z
+      .string()
+      .describe(
+        "The content's version: a hash of what a publication would send (caption, hashtags, media plan with its images, video). Any edit changes it; GET answers it as the ETag. An approval names it and records it (DESIGN §11).",
+      )
+      .meta({ example: "q4O2k7xv8kqT1yQb3m0Jx2a1b9cWcW6P1oVf0yXQz1E" }),
+    approvedVersion: z
+      .string()
+      .nullable()
+      .describe(
+        "The version the last approval approved; null before any. Equal to `version` while approved.",
+      ),
     review: z
       .object({
         action: z.enum(["submitted", "approved", "changes_requested"]),
@@ -415,14 +427,44 @@ export const generatePostStream = defineOperation({
   ],
 });
 
+export const reviewEvent = z
+  .object({
+    action: z.enum(["submitted", "approved", "changes_requested"]),
+    by: idOf("usr").nullable().describe("Who acted; null once that account is deleted."),
+    byEmail: z
+      .string()
+      .nullable()
+      .describe("Their email when they acted.")
+      .meta({ example: "maria@example.com" }),
+    at: isoDateTime,
+    version: z
+      .string()
+      .nullable()
+      .describe("The post's version they acted on (null for steps taken before versions were recorded)."),
+    comment: z.string().nullable(),
+  })
+  .meta({ id: "ReviewEvent" });
+
+export const postDetail = post
+  .extend({
+    reviewHistory: z
+      .array(reviewEvent)
+      .describe(
+        "Every approval step, oldest first: who submitted which version, who asked for changes (and the comment), who approved which version (at most 100).",
+      ),
+  })
+  .meta({ id: "PostDetail" });
+
+export type PostDetailView = z.infer<typeof postDetail>;
+
 export const getPost = defineOperation({
   ...ROUTES.getPost,
   title: "Get post",
   auth: "bearer",
   permission: "post.read",
-  summary: "Returns one saved post.",
+  summary: "Returns one saved post, with its approval history; its version is the ETag.",
   pathParams: postParams,
-  responses: { 200: { description: "The post.", schema: post } },
+  responses: { 200: { description: "The post and its review history.", schema: postDetail } },
   errors: ["unauthorized", "not_found", "service_unavailable", "internal_error"],
 });
 

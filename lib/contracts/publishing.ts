@@ -93,7 +93,9 @@ export type UpdateChannelInput = z.output<typeof updateChannelBody>;
 
 export const publicationStatus = z
   .enum(PUBLICATION_STATUSES)
-  .describe("scheduled → publishing → published | failed; canceled from scheduled.");
+  .describe(
+    "scheduled → publishing → published | failed; canceled from scheduled or held. held: the post was edited after its approval (the brand requires approval) and waits for an owner to approve the new version; the approval makes it scheduled again (due at once when its time has passed). A scheduled publication may be waiting to retry after the platform's 429 (nextAttemptAt); it can still be canceled or moved.",
+  );
 
 const placement = z
   .enum(PUBLICATION_PLACEMENTS)
@@ -111,6 +113,11 @@ export const publication = z
     placement,
     status: publicationStatus,
     publishAt: isoDateTime.describe("When it is (or was) due, UTC."),
+    nextAttemptAt: isoDateTime
+      .nullable()
+      .describe(
+        "When a scheduled publication that the platform asked to wait (429 retry_after, or a 5xx before anything was posted) runs again; null otherwise.",
+      ),
     startedAt: isoDateTime.nullable(),
     publishedAt: isoDateTime.nullable(),
     finishedAt: isoDateTime.nullable(),
@@ -363,4 +370,51 @@ export const cancelPublication = defineOperation({
     "service_unavailable",
     "internal_error",
   ],
+});
+
+export const markPublicationPostedBody = z
+  .strictObject({
+    permalink: z
+      .url({ protocol: /^https$/, error: "Give the post's https link as the channel shows it." })
+      .max(2000)
+      .describe("The post's public link, as found on the channel.")
+      .meta({ example: "https://t.me/acme_news/42" }),
+  })
+  .meta({ id: "MarkPublicationPostedRequest" });
+
+export type MarkPublicationPostedInput = z.output<typeof markPublicationPostedBody>;
+
+const RESOLVE_ERRORS = [
+  "invalid_request",
+  "unauthorized",
+  "forbidden",
+  "not_found",
+  "publication_outcome_known",
+  "service_unavailable",
+  "internal_error",
+] as const;
+
+export const markPublicationPosted = defineOperation({
+  ...ROUTES.markPublicationPosted,
+  title: "Mark publication posted",
+  auth: "bearer",
+  permission: "publication.create",
+  summary:
+    '"It was posted": a publication whose outcome is unknown (failed publish_outcome_unknown) was found on the channel; it becomes published with that link. Owners only.',
+  pathParams: publicationParams,
+  body: markPublicationPostedBody,
+  responses: { 200: { description: "The publication, now published.", schema: publication } },
+  errors: [...RESOLVE_ERRORS, "payload_too_large"],
+});
+
+export const sendPublicationAgain = defineOperation({
+  ...ROUTES.sendPublicationAgain,
+  title: "Send publication again",
+  auth: "bearer",
+  permission: "publication.create",
+  summary:
+    '"Send again": a publication whose outcome is unknown (failed publish_outcome_unknown) is missing from the channel; checked as at create, it is scheduled now and sent once more. Owners only.',
+  pathParams: publicationParams,
+  responses: { 200: { description: "The publication, scheduled now.", schema: publication } },
+  errors: [...RESOLVE_ERRORS, "post_not_approved", "channel_reauth_required", "publish_rule_violation"],
 });

@@ -24,8 +24,18 @@ export const reviewPostBody = z.strictObject(
     comment: comment
       .optional()
       .describe("What to change (shown to the author); required to request changes."),
+    version: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe(
+        "The post's `version` (its ETag, without quotes) that the reviewer read. Required to approve (or send it as If-Match); when the post changed since, the answer is 412 post_changed and nothing is decided.",
+      )
+      .meta({ example: "q4O2k7xv8kqT1yQb3m0Jx2a1b9cWcW6P1oVf0yXQz1E" }),
   },
-  { error: "Send { decision, comment? }." },
+  { error: "Send { decision, comment?, version? }." },
 );
 
 export const reviewQueueResponse = z
@@ -61,12 +71,14 @@ export const reviewPost = defineOperation({
   title: "Review post",
   auth: "bearer",
   permission: "post.approve",
-  summary: "Approves a post in review, or sends it back to draft with a comment.",
+  summary:
+    "Approves the version of a post in review that the reviewer read (`version` or If-Match; 412 post_changed when it was edited since), or sends it back to draft with a comment. The approval records that version: publications send only it, and an approval resumes the post's held publications.",
   pathParams: postParams,
   body: reviewPostBody,
   responses: { 200: { description: "The post after the decision.", schema: postView } },
   errors: [
     "invalid_request",
+    "post_changed",
     "unauthorized",
     "not_found",
     "forbidden",

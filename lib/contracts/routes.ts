@@ -100,6 +100,16 @@ export const ROUTES = {
     method: "DELETE",
     path: "/api/publications/{publicationId}",
   }),
+  markPublicationPosted: route({
+    id: "mark-publication-posted",
+    method: "POST",
+    path: "/api/publications/{publicationId}/posted",
+  }),
+  sendPublicationAgain: route({
+    id: "send-publication-again",
+    method: "POST",
+    path: "/api/publications/{publicationId}/send-again",
+  }),
   listMembers: route({ id: "list-members", method: "GET", path: "/api/brands/{brandId}/members" }),
   updateMember: route({
     id: "update-member",

@@ -37,6 +37,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
   job_not_cancelable:
     "The video job has already succeeded or failed; only a queued or running job can be canceled. `details`: `{ status }`.",
   post_not_approved: "The brand requires approval, and the post has not been approved.",
+  post_changed:
+    "The post is not the version the request named (body `version` or If-Match): it was edited since the caller read it. Read it again and decide on what it says now. `details`: `{ version }`, the current one.",
   invitation_unavailable:
     "The invitation link cannot be used any more. `details`: `{ reason }`, one of `accepted`, `expired`, `revoked`.",
   already_member:
@@ -55,6 +57,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     "The publication has already started, been published, failed or been canceled; only a scheduled one can be moved to another time. `details`: `{ status }`.",
   publish_outcome_unknown:
     "A publication's error only (never an HTTP answer): the worker stopped after calling the platform and before it saved the answer. It is never re-sent on its own; check the channel.",
+  publication_outcome_known:
+    "Only a publication that failed with publish_outcome_unknown can be marked posted or sent again; this one's outcome is known. `details`: `{ status }`.",
   oauth_state_invalid:
     "An OAuth callback whose `state` is malformed, altered, expired (after 10 minutes), for another user, or for another platform. Start connecting again. `details`: `{ reason }`.",
   channel_not_configured:

@@ -275,6 +275,7 @@ function postRow({
     reviewedBy: null,
     reviewedAt: null,
     reviewComment: null,
+    approvedHash: null,
     createdAt: now,
     updatedAt: now,
   };

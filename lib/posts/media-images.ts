@@ -11,6 +11,7 @@ import type { PostView } from "@/lib/contracts/posts";
 import { log } from "@/lib/log";
 import { drawBrandCard } from "@/lib/media/brand-card-image";
 import { getMediaStorage } from "@/lib/media/storage";
+import { applyContentEdit } from "./apply-content-edit";
 import { getPostForPrincipal } from "./get-post";
 import { mediaImageSize, toMediaImage } from "./media-image-file";
 import { toSignedPostView } from "./post-view";
@@ -63,9 +64,11 @@ async function swapItemImage(principal: Principal, postId: string, index: number
         const { imageKey: _old, ...rest } = entry;
         return key ? { ...rest, imageKey: key } : rest;
       });
+      const mediaPlan = { ...current.mediaPlan, items };
+      const status = await applyContentEdit(tx, current, { ...current, mediaPlan });
       const [updated] = await tx
         .update(posts)
-        .set({ mediaPlan: { ...current.mediaPlan, items }, updatedAt: new Date() })
+        .set({ mediaPlan, status, updatedAt: new Date() })
         .where(eq(posts.id, current.id))
         .returning();
       return { previous: item.imageKey ?? null, row: updated };

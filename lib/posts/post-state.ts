@@ -7,7 +7,7 @@ import type { PostStatus } from "@/lib/contracts/enums";
  *
  *   draft ──submit──▶ in_review ──approve──▶ approved ──schedule──▶ scheduled ──▶ published
  *     ▲                   │
- *     └─request changes───┘            editing an approved or scheduled post ──▶ in_review (approval on)
+ *     └─request changes───┘   editing an approved, scheduled or published post ──▶ in_review (approval on)
  *                                                                            └──▶ draft (approval off)
  */
 export type ReviewAction = "submit" | "approve" | "request_changes";
@@ -34,9 +34,15 @@ export function reviewTransition(status: PostStatus, action: ReviewAction): Post
   return TO[action];
 }
 
-/** Editing content: an approved or scheduled post goes back to review (or to draft when approval is off). */
+/**
+ * Editing content: an approved, scheduled or published post goes back to review when the brand requires
+ * approval (a published post's edit is a new version for the channels still to come); without approval an
+ * approved or scheduled post goes back to draft.
+ */
 export function statusAfterEdit(status: PostStatus, requiresApproval: boolean): PostStatus {
-  if (status === "approved" || status === "scheduled") return requiresApproval ? "in_review" : "draft";
+  if (requiresApproval)
+    return status === "approved" || status === "scheduled" || status === "published" ? "in_review" : status;
+  if (status === "approved" || status === "scheduled") return "draft";
   return status;
 }
 

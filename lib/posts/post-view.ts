@@ -1,6 +1,7 @@
 import type { Post } from "@/db/schema";
 import type { PostView } from "@/lib/contracts/posts";
 import { signedKeyOrUrl, signedMediaUrl } from "@/lib/media/storage";
+import { contentHash } from "./content-hash";
 import { postVideoJob } from "./post-video";
 
 type SignedMedia = Pick<PostView, "videoUrl" | "videoJob"> & { imageUrls: (string | null)[] };
@@ -33,6 +34,8 @@ export function toPostView(
     },
     hashtags: row.hashtags,
     status: row.status,
+    version: contentHash(row),
+    approvedVersion: row.approvedHash,
     videoUrl,
     videoJob,
     review:

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { brands, type MediaPlan, posts } from "@/db/schema";
+import { type MediaPlan, posts } from "@/db/schema";
 import { recordActivity } from "@/lib/activity/record-activity";
 import { ApiError } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
@@ -8,9 +8,9 @@ import type { PostView, UpdatePostInput } from "@/lib/contracts/posts";
 import { log } from "@/lib/log";
 import { foreignMediaKey } from "@/lib/media/media-owner";
 import { getMediaStorage } from "@/lib/media/storage";
+import { applyContentEdit } from "./apply-content-edit";
 import { channelRuleIssues } from "./channel-rules";
 import { getPostForPrincipal } from "./get-post";
-import { statusAfterEdit } from "./post-state";
 import { brandVideoKey, pathOf } from "./post-video";
 import { toSignedPostView } from "./post-view";
 
@@ -60,11 +60,6 @@ export async function updatePostContent({
     if (issues.length) {
       throw new ApiError("invalid_request", `${issues[0].path}: ${issues[0].message}`, { details: issues });
     }
-    const [brand] = await tx
-      .select({ requiresApproval: brands.requiresApproval })
-      .from(brands)
-      .where(eq(brands.id, current.brandId));
-    const status = statusAfterEdit(current.status, brand?.requiresApproval ?? false);
     // One of the brand's own videos is kept by its key and signed afresh on every read; a link that was
     // handed out for it expires, the post's video must not. Any other URL is kept as it was sent.
     const videoUrl =
@@ -80,6 +75,10 @@ export async function updatePostContent({
         details: [{ path: "videoUrl", message }],
       });
     }
+    const status = await applyContentEdit(tx, current, {
+      ...next,
+      videoUrl: videoUrl !== undefined ? videoUrl : current.videoUrl,
+    });
     const [updated] = await tx
       .update(posts)
       .set({

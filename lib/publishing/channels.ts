@@ -2,6 +2,7 @@ import "server-only";
 import { and, eq, inArray } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { brandMembers, brands, type ChannelConnection, channelConnections, publications } from "@/db/schema";
+import { recordActivity } from "@/lib/activity/record-activity";
 import { notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import { requireBrandPermission } from "@/lib/brands/brand-access";
@@ -88,8 +89,16 @@ export async function disconnectChannel({
     await tx
       .update(publications)
       .set({ status: "canceled", finishedAt: now, updatedAt: now })
-      .where(and(eq(publications.channelId, channelId), inArray(publications.status, ["scheduled"])));
+      .where(and(eq(publications.channelId, channelId), inArray(publications.status, ["scheduled", "held"])));
     await tx.delete(channelConnections).where(eq(channelConnections.id, channelId));
+    await recordActivity(tx, {
+      brandId: channel.brandId,
+      actorId: principal.userId,
+      action: "channel.disconnected",
+      subjectType: "channel",
+      subjectId: channelId,
+      details: { channel: channel.channel, accountName: channel.accountName },
+    });
   });
   await removeChannelAvatar(channel.avatarUrl);
   log.info("channel_disconnected", { channelId, brandId: channel.brandId });

@@ -2,6 +2,7 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { channelConnections } from "@/db/schema";
+import { recordActivity } from "@/lib/activity/record-activity";
 import { ApiError } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import { requireBrandPermission } from "@/lib/brands/brand-access";
@@ -125,21 +126,32 @@ export async function connectChannel({
     // A reconnect keeps the channel's language unless one is sent.
     ...(input.language ? { language: input.language } : {}),
   };
-  const [row] = existing
-    ? await db.update(channelConnections).set(fields).where(eq(channelConnections.id, id)).returning()
-    : await db
-        .insert(channelConnections)
-        .values({
-          id,
-          brandId: brand.id,
-          channel: "telegram",
-          externalId,
-          createdBy: principal.userId,
-          createdAt: now,
-          language: brand.language,
-          ...fields,
-        })
-        .returning();
+  const row = await db.transaction(async (tx) => {
+    const [saved] = existing
+      ? await tx.update(channelConnections).set(fields).where(eq(channelConnections.id, id)).returning()
+      : await tx
+          .insert(channelConnections)
+          .values({
+            id,
+            brandId: brand.id,
+            channel: "telegram",
+            externalId,
+            createdBy: principal.userId,
+            createdAt: now,
+            language: brand.language,
+            ...fields,
+          })
+          .returning();
+    await recordActivity(tx, {
+      brandId: brand.id,
+      actorId: principal.userId,
+      action: "channel.connected",
+      subjectType: "channel",
+      subjectId: id,
+      details: { channel: "telegram", accountName: saved.accountName, reconnected: !!existing },
+    });
+    return saved;
+  });
   log.info("channel_connected", {
     channelId: id,
     brandId: brand.id,

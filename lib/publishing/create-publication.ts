@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import type { PgBoss } from "pg-boss";
 import { getDb } from "@/db/client";
 import { type ChannelConnection, type Post, posts, publications } from "@/db/schema";
+import { recordActivity } from "@/lib/activity/record-activity";
 import { ApiError, notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import { requireBrandPermission } from "@/lib/brands/brand-access";
@@ -10,6 +11,7 @@ import type { PublicationPlacement } from "@/lib/contracts/enums";
 import type { CreatePublicationInput } from "@/lib/contracts/publishing";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
+import { contentHash } from "@/lib/posts/content-hash";
 import { getPostForPrincipal } from "@/lib/posts/get-post";
 import { getQueue } from "@/lib/queue/boss";
 import { getChannelForPrincipal } from "./channels";
@@ -23,19 +25,30 @@ const QUEUE_OPEN_TIMEOUT_MS = 3000;
 /** Post statuses that are past approval (a brand that requires it may publish them). */
 export const APPROVED_STATUSES = ["approved", "scheduled", "published"] as const;
 
-export function notApproved(status: string) {
+export function notApproved(status: string, changedSinceApproval = false) {
   return new ApiError(
     "post_not_approved",
-    `This brand requires approval before publishing, and the post is ${status.replace("_", " ")}. An owner approves it first.`,
+    changedSinceApproval
+      ? "This brand requires approval before publishing, and the post changed since it was approved. An owner approves this version first."
+      : `This brand requires approval before publishing, and the post is ${status.replace("_", " ")}. An owner approves it first.`,
     { details: { status } },
   );
 }
 
+/** The post is the version its last approval approved (one approved before versions were recorded: as it is). */
+export function isApprovedVersion(post: Post, version = contentHash(post)) {
+  return (
+    (APPROVED_STATUSES as readonly string[]).includes(post.status) &&
+    (post.approvedHash ?? version) === version
+  );
+}
+
 /**
- * What publishing a post on a channel needs, checked at create and at reschedule: a connection whose token
- * works (409), the brand's approval (409), the channel's rules (422).
+ * The one place that decides whether a post may go out on a channel (DESIGN §11), for create, reschedule,
+ * send again and the run alike: the placement, a connection whose token works (409), the brand's approval of
+ * this very version (409), the channel's rules (422). Answers the first reason it may not, as an ApiError.
  */
-export async function assertPublishable({
+export async function publishBlock({
   requiresApproval,
   post,
   channel,
@@ -45,31 +58,37 @@ export async function assertPublishable({
   post: Post;
   channel: ChannelConnection;
   placement: PublicationPlacement;
-}) {
+}): Promise<ApiError | null> {
   if (placement === "story" && channel.channel !== "instagram") {
-    throw new ApiError(
+    return new ApiError(
       "invalid_request",
       `placement: stories are published on Instagram only, and ${channel.accountName} is on ${PLATFORM_NAMES[channel.channel]}.`,
       { details: [{ path: "placement", message: "Stories are published on Instagram only." }] },
     );
   }
   if (channel.status === "needs_reconnect") {
-    throw new ApiError(
+    return new ApiError(
       "channel_reauth_required",
       `${channel.accountName} refused the stored token; an owner must reconnect it before publishing.`,
     );
   }
-  if (requiresApproval && !(APPROVED_STATUSES as readonly string[]).includes(post.status)) {
-    throw notApproved(post.status);
-  }
+  if (requiresApproval && !isApprovedVersion(post))
+    return notApproved(post.status, (APPROVED_STATUSES as readonly string[]).includes(post.status));
   const violation =
     publishRuleViolation(channel.channel, post, placement) ??
     (channel.channel === "linkedin" ? await linkedinVideoRuleViolation(post) : null) ??
     (placement === "story" ? await instagramStoryVideoViolation(post) : null);
   if (violation) {
     const { message, ...details } = violation;
-    throw new ApiError("publish_rule_violation", message, { details });
+    return new ApiError("publish_rule_violation", message, { details });
   }
+  return null;
+}
+
+/** publishBlock as an answer: throws the reason a post may not go out. */
+export async function assertPublishable(args: Parameters<typeof publishBlock>[0]) {
+  const block = await publishBlock(args);
+  if (block) throw block;
 }
 
 /** The publish queue, ready for a job; 503 provider_unavailable when it does not answer in time. */
@@ -154,6 +173,19 @@ export async function createPublication({
       updatedAt: now,
     });
     await enqueuePublication({ boss, tx, publicationId: id, startAfter: publishAt });
+    await recordActivity(tx, {
+      brandId: post.brandId,
+      actorId: principal.userId,
+      action: "publication.scheduled",
+      subjectType: "publication",
+      subjectId: id,
+      details: {
+        postId: post.id,
+        channel: channel.channel,
+        channelId: channel.id,
+        publishAt: publishAt.toISOString(),
+      },
+    });
     await tx.select({ id: posts.id }).from(posts).where(eq(posts.id, post.id)).for("update");
     await settlePostStatus(post.id, tx);
   });

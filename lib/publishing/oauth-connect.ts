@@ -2,6 +2,7 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { brands, channelConnections } from "@/db/schema";
+import { recordActivity } from "@/lib/activity/record-activity";
 import { ApiError, notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import { getAuthSecret } from "@/lib/auth/secret";
@@ -295,19 +296,29 @@ async function saveConnection({
     updatedAt: createdAt,
     connectedBy: principal.userId,
   };
-  if (existing) await db.update(channelConnections).set(fields).where(eq(channelConnections.id, id));
-  else
-    await db.insert(channelConnections).values({
-      id,
+  await db.transaction(async (tx) => {
+    if (existing) await tx.update(channelConnections).set(fields).where(eq(channelConnections.id, id));
+    else
+      await tx.insert(channelConnections).values({
+        id,
+        brandId,
+        channel,
+        externalId,
+        createdBy: principal.userId,
+        createdAt,
+        // A new connection speaks the brand's main language until an owner picks another (PATCH).
+        language: sql`(select ${brands.language} from ${brands} where ${brands.id} = ${brandId})`,
+        ...fields,
+      });
+    await recordActivity(tx, {
       brandId,
-      channel,
-      externalId,
-      createdBy: principal.userId,
-      createdAt,
-      // A new connection speaks the brand's main language until an owner picks another (PATCH).
-      language: sql`(select ${brands.language} from ${brands} where ${brands.id} = ${brandId})`,
-      ...fields,
+      actorId: principal.userId,
+      action: "channel.connected",
+      subjectType: "channel",
+      subjectId: id,
+      details: { channel, accountName: account.accountName, reconnected: !!existing },
     });
+  });
   if (existing?.avatarUrl !== avatarUrl) await removeChannelAvatar(existing?.avatarUrl);
   log.info("channel_connected", { channelId: id, brandId, channel, reconnected: !!existing });
   return id;

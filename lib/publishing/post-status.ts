@@ -6,7 +6,7 @@ import { brands, posts, publications } from "@/db/schema";
 /**
  * The post's status after its publications changed (DESIGN §10): `published` once any publication is
  * published; `scheduled` while one is scheduled or publishing; otherwise back to where it was before
- * scheduling (`approved` on a brand that requires approval, else `draft`).
+ * scheduling (`approved` on a brand that requires approval, else `draft`). Never out of review: see below.
  */
 export async function settlePostStatus(postId: string, tx?: Tx) {
   const db = tx ?? (await getDb());
@@ -16,6 +16,9 @@ export async function settlePostStatus(postId: string, tx?: Tx) {
     .innerJoin(brands, eq(brands.id, posts.brandId))
     .where(eq(posts.id, postId));
   if (!post) return;
+  // A post in review (or sent back to draft) moves on only through a review: no publication's outcome,
+  // cancel or failure makes it approved, scheduled or published again (DESIGN §11).
+  if (post.requiresApproval && (post.status === "in_review" || post.status === "draft")) return;
   const rows = await db
     .select({ status: publications.status })
     .from(publications)

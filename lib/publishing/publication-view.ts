@@ -14,6 +14,7 @@ export function toPublicationView(row: Publication): PublicationView {
     placement: row.placement,
     status: row.status,
     publishAt: row.publishAt.toISOString(),
+    nextAttemptAt: row.status === "scheduled" ? iso(row.nextAttemptAt) : null,
     startedAt: iso(row.startedAt),
     publishedAt: iso(row.publishedAt),
     finishedAt: iso(row.finishedAt),

@@ -1,8 +1,9 @@
 import "server-only";
-import { and, asc, eq, gte, lt } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, lt } from "drizzle-orm";
 import type { z } from "zod";
 import { getDb } from "@/db/client";
 import { brandMembers, type Publication, publications } from "@/db/schema";
+import { recordActivity } from "@/lib/activity/record-activity";
 import { ApiError, notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import { requireBrandPermission } from "@/lib/brands/brand-access";
@@ -70,7 +71,10 @@ export async function listPublications({
   return { items: rows.map(toPublicationView) };
 }
 
-/** DELETE /api/publications/{id}: only a scheduled one; the row decides (a run that claimed it first wins). */
+/**
+ * DELETE /api/publications/{id}: a scheduled one (also one waiting to retry) or a held one; the row decides
+ * (a run that claimed it first wins).
+ */
 export async function cancelPublication({
   principal,
   publicationId,
@@ -87,9 +91,19 @@ export async function cancelPublication({
     const [updated] = await tx
       .update(publications)
       .set({ status: "canceled", finishedAt: now, updatedAt: now })
-      .where(and(eq(publications.id, publicationId), eq(publications.status, "scheduled")))
+      .where(and(eq(publications.id, publicationId), inArray(publications.status, ["scheduled", "held"])))
       .returning();
-    if (updated) await settlePostStatus(updated.postId, tx);
+    if (updated) {
+      await settlePostStatus(updated.postId, tx);
+      await recordActivity(tx, {
+        brandId: updated.brandId,
+        actorId: principal.userId,
+        action: "publication.canceled",
+        subjectType: "publication",
+        subjectId: publicationId,
+        details: { postId: updated.postId, channel: updated.channel },
+      });
+    }
     return updated;
   });
   if (!canceled) {
@@ -97,7 +111,7 @@ export async function cancelPublication({
     if (current.status === "canceled") return toPublicationView(current);
     throw new ApiError(
       "publication_not_cancelable",
-      `This publication is already ${current.status}; only a scheduled one can be canceled.`,
+      `This publication is already ${current.status}; only a scheduled or held one can be canceled.`,
       { details: { status: current.status } },
     );
   }

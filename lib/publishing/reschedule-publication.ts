@@ -2,6 +2,7 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { channelConnections, posts, publications } from "@/db/schema";
+import { recordActivity } from "@/lib/activity/record-activity";
 import { ApiError, notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import { requireBrandPermission } from "@/lib/brands/brand-access";
@@ -15,13 +16,13 @@ import { getPublicationRow } from "./publications";
 const notReschedulable = (status: string) =>
   new ApiError(
     "publication_not_reschedulable",
-    `This publication is already ${status}; only a scheduled one can be moved to another time.`,
+    `This publication is already ${status}; only a scheduled or held one can be moved to another time.`,
     { details: { status } },
   );
 
 /**
- * PATCH /api/publications/{id} `{publishAt}`: a scheduled publication that has not started moves to a new
- * time. Checked as at create (the connection, approval, the channel's rules). The row's new publishAt and a
+ * PATCH /api/publications/{id} `{publishAt}`: a scheduled publication that has not started (also one
+ * waiting to retry after a 429) or a held one moves to a new time (a held one stays held). Checked as at create (the connection, approval, the channel's rules). The row's new publishAt and a
  * queue job at that time are committed together; the job queued for the old time still fires, but a run
  * claims only a row that is `scheduled` and due (publishAt ≤ now), so it finds nothing to do. The update and
  * the claim are both conditional UPDATEs of the one row: whichever commits first wins, and the other sees
@@ -42,7 +43,7 @@ export async function reschedulePublication({
     brandId: row.brandId,
     permission: "publication.cancel",
   });
-  if (row.status !== "scheduled") throw notReschedulable(row.status);
+  if (row.status !== "scheduled" && row.status !== "held") throw notReschedulable(row.status);
   const db = await getDb();
   const [context] = await db
     .select({ post: posts, channel: channelConnections })
@@ -52,7 +53,8 @@ export async function reschedulePublication({
   if (!context) throw notFound("Post");
   if (!context.channel) throw notFound("Channel");
   await assertPublishable({
-    requiresApproval: brand.requiresApproval,
+    // A held publication waits for the approval, which checks the post again when it resumes it.
+    requiresApproval: brand.requiresApproval && row.status === "scheduled",
     post: context.post,
     channel: context.channel,
     placement: row.placement,
@@ -64,9 +66,19 @@ export async function reschedulePublication({
     const [updated] = await tx
       .update(publications)
       .set({ publishAt, nextAttemptAt: null, updatedAt: new Date() })
-      .where(and(eq(publications.id, publicationId), eq(publications.status, "scheduled")))
+      .where(and(eq(publications.id, publicationId), eq(publications.status, row.status)))
       .returning();
-    if (updated) await enqueuePublication({ boss, tx, publicationId, startAfter: publishAt });
+    if (updated?.status === "scheduled")
+      await enqueuePublication({ boss, tx, publicationId, startAfter: publishAt });
+    if (updated)
+      await recordActivity(tx, {
+        brandId: updated.brandId,
+        actorId: principal.userId,
+        action: "publication.moved",
+        subjectType: "publication",
+        subjectId: publicationId,
+        details: { postId: updated.postId, from: row.publishAt.toISOString(), to: publishAt.toISOString() },
+      });
     return updated;
   });
   if (!moved) {

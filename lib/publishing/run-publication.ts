@@ -11,15 +11,17 @@ import {
   posts,
   publications,
 } from "@/db/schema";
+import { recordActivity } from "@/lib/activity/record-activity";
 import type { ErrorCode } from "@/lib/api/error-codes";
 import { ERROR_CODES } from "@/lib/api/error-codes";
 import { getEnv } from "@/lib/config";
 import { log } from "@/lib/log";
+import { contentHash } from "@/lib/posts/content-hash";
 import { SecretDecryptionError } from "@/lib/security/encrypt-secret";
 import { metrics } from "@/lib/telemetry/metrics";
 import { enqueueDeliveries } from "@/lib/webhooks/record-event";
 import { channelCredentials } from "./channels";
-import { APPROVED_STATUSES } from "./create-publication";
+import { publishBlock } from "./create-publication";
 import { writePublicationEvent } from "./emit-publication-event";
 import { linkedinVideo } from "./linkedin-video";
 import { mediaPlanImages, type PlanImage, videoPayload } from "./media-delivery";
@@ -33,10 +35,9 @@ import {
   instagramCallOutcome,
   instagramDelivery,
   instagramMedia,
-  instagramStoryVideoViolation,
 } from "./publish-instagram";
 import { freshLinkedInToken, sendLinkedInPost } from "./publish-linkedin";
-import { publishedText, publishRuleViolation } from "./publish-rules";
+import { publishedText } from "./publish-rules";
 import { type PublishRun, RunLostError, type Sent } from "./publish-run";
 import { callTelegram, type TelegramMessage, telegramPermalink } from "./telegram";
 
@@ -75,6 +76,16 @@ async function finish(
       .returning();
     if (!updated) return null;
     await settlePostStatus(updated.postId, tx);
+    // `post.published` is written by a trigger; a failure is recorded here, named after who scheduled it.
+    if (updated.status === "failed" && updated.createdBy)
+      await recordActivity(tx, {
+        brandId: updated.brandId,
+        actorId: updated.createdBy,
+        action: "publication.failed",
+        subjectType: "publication",
+        subjectId: updated.id,
+        details: { postId: updated.postId, channel: updated.channel, code: updated.errorCode },
+      });
     // The webhook event is written with the settlement (an outbox), queued after the commit below.
     return { ...updated, deliveries: await writePublicationEvent(tx, updated) };
   });
@@ -107,6 +118,7 @@ async function claim(publicationId: string) {
   const db = await getDb();
   const now = new Date();
   const token = randomUUID();
+  const dueBy = new Date(now.getTime() + 2000);
   const [row] = await db
     .update(publications)
     .set({
@@ -123,7 +135,11 @@ async function claim(publicationId: string) {
         or(
           and(
             eq(publications.status, "scheduled"),
-            lte(publications.publishAt, new Date(now.getTime() + 2000)),
+            // Due: its time, or the time a retry waits for.
+            or(
+              and(isNull(publications.nextAttemptAt), lte(publications.publishAt, dueBy)),
+              lte(publications.nextAttemptAt, dueBy),
+            ),
           ),
           and(
             eq(publications.status, "publishing"),
@@ -136,6 +152,44 @@ async function claim(publicationId: string) {
     .returning();
   return row ? { row, token } : null;
 }
+
+/** The run found the post unapproved or edited since its approval: nothing was sent. */
+class HeldForApproval extends Error {}
+
+/**
+ * DESIGN §11: the run's publication waits for the next approval (`held`), if the run still owns it and made
+ * no platform call. Answers whether it did.
+ */
+async function hold(row: Publication, claimToken: string) {
+  const db = await getDb();
+  const held = await db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(publications)
+      .set({
+        status: "held",
+        claimToken: null,
+        leaseUntil: null,
+        nextAttemptAt: null,
+        callRef: null,
+        updatedAt: new Date(),
+      })
+      .where(
+        and(
+          eq(publications.id, row.id),
+          eq(publications.claimToken, claimToken),
+          isNull(publications.callStartedAt),
+        ),
+      )
+      .returning();
+    if (updated) await settlePostStatus(updated.postId, tx);
+    return updated;
+  });
+  if (held) log.info("publication_held", { publicationId: row.id, reason: "post_not_approved" });
+  return Boolean(held);
+}
+
+const OUTCOME_UNKNOWN_ANSWERED =
+  "The platform answered with an error after the post was sent to it, so it may or may not have been published. It is not sent again on its own: check the channel, then mark it posted or send it again.";
 
 const OUTCOME_UNKNOWN =
   "The worker stopped after sending the post to the platform and before it saved the answer, so it may or may not have been published. It is not sent again on its own: check the channel, then publish again if it is missing.";
@@ -165,26 +219,21 @@ export async function runPublication(publicationId: string, boss: PgBoss) {
   const { post, channel } = context;
   if (!channel)
     return fail(row, token, "not_found", "The channel was disconnected before the post was published.");
-  if (channel.status === "needs_reconnect") {
-    return fail(
-      row,
-      token,
-      "channel_reauth_required",
-      `${channel.accountName} needs reconnecting: the platform refused its token.`,
-    );
-  }
-  if (context.requiresApproval && !(APPROVED_STATUSES as readonly string[]).includes(post.status)) {
-    return fail(
-      row,
-      token,
-      "post_not_approved",
-      `The brand requires approval and the post is ${post.status} now.`,
-    );
-  }
-  const violation =
-    publishRuleViolation(channel.channel, post, row.placement) ??
-    (row.placement === "story" ? await instagramStoryVideoViolation(post) : null);
-  if (violation) return fail(row, token, "publish_rule_violation", violation.message);
+  // DESIGN §11: on a brand that requires approval, only the approved version goes out. Checked here, and
+  // again in the same statement that marks the platform call made (commitCall), right before it.
+  const version = contentHash(post);
+  const approvedNow = context.requiresApproval
+    ? sql`exists (select 1 from ${posts} where ${posts.id} = ${publications.postId} and ${posts.status} in ('approved', 'scheduled', 'published') and coalesce(${posts.approvedHash}, ${version}) = ${version})`
+    : undefined;
+  // The same decision as create and reschedule: unapproved → held (until the next approval); else failed.
+  const block = await publishBlock({
+    requiresApproval: context.requiresApproval,
+    post,
+    channel,
+    placement: row.placement,
+  });
+  if (block?.code === "post_not_approved") return hold(row, token);
+  if (block) return fail(row, token, block.code, block.message);
 
   const unreadable = async () => {
     await markNeedsReconnect(
@@ -315,9 +364,13 @@ export async function runPublication(publicationId: string, boss: PgBoss) {
           leaseUntil: new Date(Date.now() + leaseMs()),
           updatedAt: new Date(),
         })
-        .where(and(ours, isNull(publications.callStartedAt)))
+        .where(and(ours, isNull(publications.callStartedAt), approvedNow))
         .returning({ id: publications.id });
-      if (!marked) throw new RunLostError();
+      if (!marked) {
+        // Still ours, so the post was edited (or its approval withdrawn) since the run read it: held.
+        if (approvedNow && (await hold(row, token))) throw new HeldForApproval();
+        throw new RunLostError();
+      }
       committed = true;
     },
     async keepAlive() {
@@ -334,6 +387,7 @@ export async function runPublication(publicationId: string, boss: PgBoss) {
     const sent = await send(run);
     return finish(started, token, { status: "published", ...sent });
   } catch (error) {
+    if (error instanceof HeldForApproval) return;
     if (error instanceof RunLostError) {
       log.warn("publication_run_lost", { publicationId: row.id, committed });
       return;
@@ -380,8 +434,10 @@ async function platformFailure(
   switch (error.kind) {
     case "unknown":
       // Before the point of no return nothing was posted, so an unanswered call is retried like a 5xx.
-      if (callMade)
+      if (callMade) {
+        if (reconcilable(channel, started)) return settleMadeCall(boss, row.id);
         return fail(started, token, "publish_outcome_unknown", `${error.message} ${OUTCOME_UNKNOWN}`);
+      }
       return retryOrFail(boss, started, token, error);
     case "unauthorized":
       await markNeedsReconnect(channel.id, `${platform} refused the token: ${error.message}`);
@@ -405,20 +461,32 @@ async function platformFailure(
       }
       return fail(started, token, "publish_rule_violation", `${platform} refused the post: ${error.message}`);
     default:
+      // A 5xx after the call that cannot be undone (a gateway's 502 or 504 after the platform processed
+      // it) may have posted: never a blind retry. A 429, or a request that never reached it, posted nothing.
+      if (callMade && error.kind === "transient" && error.status !== 429) {
+        if (reconcilable(channel, started)) return settleMadeCall(boss, row.id);
+        return fail(
+          started,
+          token,
+          "publish_outcome_unknown",
+          `${error.message} ${OUTCOME_UNKNOWN_ANSWERED}`,
+        );
+      }
       return retryOrFail(boss, started, token, error);
   }
 }
 
-/** Transient or not sent: nothing was posted, so the call is "not started" again and may retry. */
 /**
- * Nothing was posted: the publication is "not started" again and queued for `at`, if `claimed` (the run's
- * claim) still holds. Answers whether it was.
+ * Nothing was posted: the publication is `scheduled` again, due at `nextAttemptAt` = `at` (so it can be
+ * canceled, moved or held while it waits, DESIGN §11), and queued for `at`, if `claimed` (the run's claim)
+ * still holds. Answers whether it was.
  */
 async function requeue(boss: PgBoss, publicationId: string, claimed: SQL | undefined, at: Date) {
   const db = await getDb();
   const [released] = await db
     .update(publications)
     .set({
+      status: "scheduled",
       callStartedAt: null,
       claimToken: null,
       leaseUntil: null,
@@ -555,6 +623,17 @@ async function settleCall(boss: PgBoss, row: Publication) {
   );
   if (await requeue(boss, row.id, stillLeft, new Date()))
     log.info("publication_call_not_made", { publicationId: row.id });
+}
+
+/** Instagram's container says whether media_publish posted; asked again on at most PUBLISH_MAX_ATTEMPTS runs. */
+const reconcilable = (channel: ChannelConnection, started: Publication) =>
+  channel.channel === "instagram" && started.attempts < PUBLISH_MAX_ATTEMPTS;
+
+/** This run's call that may have posted: reconciled with the platform first (Instagram's container). */
+async function settleMadeCall(boss: PgBoss, publicationId: string) {
+  const db = await getDb();
+  const [row] = await db.select().from(publications).where(eq(publications.id, publicationId));
+  if (row?.status === "publishing") await settleCall(boss, row);
 }
 
 /** A row left `publishing` mid-call by a run whose lease ran out: settled from what the platform says. */

@@ -29,7 +29,7 @@ import { readBody, sendJson } from "./fake-provider-kit";
  * - `POST /rest/posts` → 201 with the post's URN in `x-restli-id`. The `/rest` calls must carry
  *   `LinkedIn-Version` and `X-Restli-Protocol-Version: 2.0.0`. Errors: `{status, serviceErrorCode, code, message}`.
  * Knobs (`behavior`, also `POST /__fake/behavior`): the next N post calls answer 429 (with Retry-After) or
- * 5xx; the next N video part PUTs answer 5xx (`videoPartError`); `tokenLifetimeSeconds`; `revokeAll()` makes
+ * 5xx, or make the post and then answer 5xx (`recordThenFail`); the next N video part PUTs answer 5xx (`videoPartError`); `tokenLifetimeSeconds`; `revokeAll()` makes
  * every issued token answer 401. `posts` records every post
  * made (also `GET /__fake/state`), so a test can count them.
  * Results (`insights` grows them, see fake-insights.ts; `POST /__fake/insights`):
@@ -59,6 +59,8 @@ export type FakeLinkedInPost = {
 export type FakeLinkedInBehavior = {
   rateLimit: { count: number; retryAfterSeconds: number };
   serverError: { count: number; status: number };
+  /** The next `count` post calls make the post (recorded), then answer this 5xx, as a gateway that lost the answer. */
+  recordThenFail: { count: number; status: number };
   /** expires_in of the access tokens it issues. */
   tokenLifetimeSeconds: number;
   /** The profile picture's link no longer answers (404), as a CDN link does once it expires. */
@@ -186,6 +188,7 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
   const behavior: FakeLinkedInBehavior = {
     rateLimit: { count: 0, retryAfterSeconds: 1 },
     serverError: { count: 0, status: 503 },
+    recordThenFail: { count: 0, status: 502 },
     tokenLifetimeSeconds: 5_184_000,
     videoPartBytes: 4 * 1024 * 1024,
     videoPartError: { count: 0, status: 500 },
@@ -758,6 +761,10 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
           headers: { version, restli },
           at: Date.now(),
         });
+        if (behavior.recordThenFail.count > 0) {
+          behavior.recordThenFail.count--;
+          return fail(res, behavior.recordThenFail.status, "BAD_GATEWAY", "Bad Gateway");
+        }
         res.writeHead(201, { "x-restli-id": urn, "Content-Type": "application/json" });
         return res.end();
       }

@@ -11,7 +11,8 @@ import { readBody, sendJson } from "./fake-provider-kit";
  *   sendPhoto (an upload) and sendMediaGroup (an album of 2-10 uploaded photos: a message each, one
  *   media_group_id, the caption on the first)
  * - Bots: `addBot()` makes a token; chats: `addChannel()` with the bots that administer it (and may post).
- * - Knobs (`behavior`, also `POST /__fake/behavior`): the next N sends answer 429 with retry_after, or 5xx;
+ * - Knobs (`behavior`, also `POST /__fake/behavior`): the next N sends answer 429 with retry_after, or 5xx,
+ *   or post and then answer 5xx (`recordThenFail`: the message exists, the caller sees a 502);
  *   `latencyMs` before each send's answer; `revoke(token)` makes every call with it answer 401.
  * - `messages`: every message posted, so a test can count them (`GET /__fake/state` too).
  * - Results (the Bot API gives no views): `insights.advance()` (or `POST /__fake/insights {"advance": n}`)
@@ -51,6 +52,11 @@ export type FakeTelegramBehavior = {
   rateLimit: { count: number; retryAfterSeconds: number };
   /** The next `count` send calls answer this 5xx. */
   serverError: { count: number; status: number };
+  /**
+   * The next `count` send calls post the message (recorded, as Telegram processed it), then answer this 5xx,
+   * as a gateway does when the answer is lost on its way back.
+   */
+  recordThenFail: { count: number; status: number };
   /** Delay before every send call is answered (after the message is recorded). */
   sendLatencyMs: number;
 };
@@ -131,6 +137,7 @@ export async function startFakeTelegram(options: { port?: number } = {}): Promis
   const behavior: FakeTelegramBehavior = {
     rateLimit: { count: 0, retryAfterSeconds: 2 },
     serverError: { count: 0, status: 502 },
+    recordThenFail: { count: 0, status: 502 },
     sendLatencyMs: 0,
   };
   let nextBotId = 7_000_000_000;
@@ -341,6 +348,10 @@ export async function startFakeTelegram(options: { port?: number } = {}): Promis
     });
     const answer = async (result: unknown) => {
       if (behavior.sendLatencyMs) await new Promise((resolve) => setTimeout(resolve, behavior.sendLatencyMs));
+      if (behavior.recordThenFail.count > 0) {
+        behavior.recordThenFail.count--;
+        return fail(res, behavior.recordThenFail.status, "Bad Gateway");
+      }
       return sendJson(res, 200, { ok: true, result });
     };
 

@@ -1,0 +1,48 @@
+import "server-only";
+import { and, eq } from "drizzle-orm";
+import type { PgBoss } from "pg-boss";
+import type { Db, Tx } from "@/db/client";
+import { publications } from "@/db/schema";
+import { enqueuePublication } from "./publication-queue";
+
+/**
+ * DESIGN §11: an edit of an approved post (brand requires approval) holds its waiting publications, also
+ * one waiting to retry: `scheduled` → `held`. A run claims only `scheduled` rows, so nothing is sent until
+ * an owner approves the new version. Inside the edit's transaction (the post row is locked).
+ */
+export async function holdPublications(tx: Tx, postId: string) {
+  const held = await tx
+    .update(publications)
+    // An Instagram container made from the old content (callRef, known not posted) is not reused.
+    .set({ status: "held", nextAttemptAt: null, callRef: null, updatedAt: new Date() })
+    .where(and(eq(publications.postId, postId), eq(publications.status, "scheduled")))
+    .returning({ id: publications.id });
+  return held.length;
+}
+
+/** The post's held publications, for the approval to resume (it opens the queue only when there are some). */
+export async function heldPublicationCount(tx: Db | Tx, postId: string) {
+  const rows = await tx
+    .select({ id: publications.id })
+    .from(publications)
+    .where(and(eq(publications.postId, postId), eq(publications.status, "held")));
+  return rows.length;
+}
+
+/**
+ * The approval of a new version: the post's held publications are scheduled again, each queued for its
+ * time (at once when that has passed), committed with the approval.
+ */
+export async function resumePublications(tx: Tx, postId: string, boss: PgBoss) {
+  const resumed = await tx
+    .update(publications)
+    .set({ status: "scheduled", nextAttemptAt: null, updatedAt: new Date() })
+    .where(and(eq(publications.postId, postId), eq(publications.status, "held")))
+    .returning({ id: publications.id, publishAt: publications.publishAt });
+  const now = new Date();
+  for (const row of resumed) {
+    const startAfter = row.publishAt > now ? row.publishAt : now;
+    await enqueuePublication({ boss, tx, publicationId: row.id, startAfter });
+  }
+  return resumed.length;
+}
