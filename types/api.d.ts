@@ -326,7 +326,7 @@ export interface paths {
         };
         /**
          * Get post
-         * @description Returns one saved post.
+         * @description Returns one saved post, with its approval history; its version is the ETag.
          *
          *     Docs card: [/api-docs/get-post](/api-docs/get-post).
          */
@@ -723,6 +723,50 @@ export interface paths {
         patch: operations["reschedule-publication"];
         trace?: never;
     };
+    "/api/publications/{publicationId}/posted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark publication posted
+         * @description "It was posted": a publication whose outcome is unknown (failed publish_outcome_unknown) was found on the channel; it becomes published with that link. Owners only.
+         *
+         *     Docs card: [/api-docs/mark-publication-posted](/api-docs/mark-publication-posted).
+         */
+        post: operations["mark-publication-posted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/publications/{publicationId}/send-again": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send publication again
+         * @description "Send again": a publication whose outcome is unknown (failed publish_outcome_unknown) is missing from the channel; checked as at create, it is scheduled now and sent once more. Owners only.
+         *
+         *     Docs card: [/api-docs/send-publication-again](/api-docs/send-publication-again).
+         */
+        post: operations["send-publication-again"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/brands/{brandId}/members": {
         parameters: {
             query?: never;
@@ -944,7 +988,7 @@ export interface paths {
         put?: never;
         /**
          * Review post
-         * @description Approves a post in review, or sends it back to draft with a comment.
+         * @description Approves the version of a post in review that the reviewer read (`version` or If-Match; 412 post_changed when it was edited since), or sends it back to draft with a comment. The approval records that version: publications send only it, and an approval resumes the post's held publications.
          *
          *     Docs card: [/api-docs/review-post](/api-docs/review-post).
          */
@@ -1679,6 +1723,13 @@ export interface components {
                 captionsUrl: string | null;
             } | null;
             /**
+             * @description The content's version: a hash of what a publication would send (caption, hashtags, media plan with its images, video). Any edit changes it; GET answers it as the ETag. An approval names it and records it (DESIGN §11).
+             * @example q4O2k7xv8kqT1yQb3m0Jx2a1b9cWcW6P1oVf0yXQz1E
+             */
+            version: string;
+            /** @description The version the last approval approved; null before any. Equal to `version` while approved. */
+            approvedVersion: string | null;
+            /**
              * @description The last approval step: submitted, approved, or changes requested (with the comment); null before any.
              * @example null
              */
@@ -1811,6 +1862,13 @@ export interface components {
                 captionsUrl: string | null;
             } | null;
             /**
+             * @description The content's version: a hash of what a publication would send (caption, hashtags, media plan with its images, video). Any edit changes it; GET answers it as the ETag. An approval names it and records it (DESIGN §11).
+             * @example q4O2k7xv8kqT1yQb3m0Jx2a1b9cWcW6P1oVf0yXQz1E
+             */
+            version: string;
+            /** @description The version the last approval approved; null before any. Equal to `version` while approved. */
+            approvedVersion: string | null;
+            /**
              * @description The last approval step: submitted, approved, or changes requested (with the comment); null before any.
              * @example null
              */
@@ -1836,6 +1894,161 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+        };
+        PostDetail: {
+            /** @example pst_7Hq2mXbV9kLr3NpQ */
+            postId: string;
+            /** @example brd_7Hq2mXbV9kLr3NpQ */
+            brandId: string;
+            /**
+             * @description Where the post will be published.
+             * @enum {string}
+             */
+            channel: "telegram" | "instagram" | "linkedin";
+            /**
+             * @description What the post should achieve.
+             * @enum {string}
+             */
+            goal: "awareness" | "engagement" | "traffic" | "leads" | "sales" | "announcement";
+            topic: string;
+            toneOverride: string | null;
+            /**
+             * @description The language the post is written in (BCP 47): one of the brand's languages.
+             * @example en
+             */
+            language: string;
+            /**
+             * @description The post group: the drafts one brief gave in the brand's languages share it (the id of the group's first post; a post on its own is its own group). Each is approved and published on its own.
+             * @example pst_7Hq2mXbV9kLr3NpQ
+             */
+            groupId: string;
+            assets: {
+                /** @enum {string} */
+                type: "image" | "video" | "link";
+                /** Format: uri */
+                url: string;
+                description?: string;
+            }[];
+            /** @description The post text, without the hashtags. */
+            caption: string;
+            /**
+             * @example {
+             *       "format": "single_image",
+             *       "items": [
+             *         {
+             *           "type": "image",
+             *           "description": "Close-up of a flat white on the café counter, morning light, brand colours.",
+             *           "altText": "A flat white in a ceramic cup on a wooden café counter.",
+             *           "aspectRatio": "4:5"
+             *         }
+             *       ]
+             *     }
+             */
+            mediaPlan: {
+                /** @enum {string} */
+                format: "text_only" | "single_image" | "carousel" | "video";
+                items: {
+                    /** @enum {string} */
+                    type: "image" | "video";
+                    /** @description What the image or video shows, for whoever makes it. */
+                    description: string;
+                    /** @description Alt text for screen readers. */
+                    altText: string;
+                    /** @enum {string} */
+                    aspectRatio: "1:1" | "4:5" | "9:16" | "16:9";
+                    /** @description Text set on the image, if any. */
+                    overlayText?: string;
+                    /** @description The item's image (generated, drawn or uploaded with the media-image operations): a signed URL that expires, or null. Send it back unchanged in an update to keep the image (even when its signature has expired); leave it out to drop it. */
+                    imageUrl?: string | null;
+                }[];
+            };
+            /** @description Up to 5 hashtags, no duplicates ignoring case. */
+            hashtags: string[];
+            /**
+             * @description DESIGN §10: a new post is always `draft`.
+             * @enum {string}
+             */
+            status: "draft" | "in_review" | "approved" | "scheduled" | "published";
+            /** @description The post's video, or null. One of the brand's own videos comes back as a freshly signed URL on every read. */
+            videoUrl: string | null;
+            /**
+             * @description When videoUrl is one of the brand's own videos: the job that made it, with its shape, length, poster and captions (signed like the job's), for a player's poster and <track>. Null for another site's video or none.
+             * @example null
+             */
+            videoJob: {
+                /** @example vjb_7Hq2mXbV9kLr3NpQ */
+                jobId: string;
+                /**
+                 * @description The frame's shape. The renderer makes the short side 720 px (9:16 → 720×1280).
+                 * @example 9:16
+                 * @enum {string}
+                 */
+                aspectRatio: "9:16" | "4:5" | "1:1" | "16:9";
+                durationSeconds: number | null;
+                /**
+                 * @description A signed, expiring URL of a JPEG poster frame, set with videoUrl.
+                 * @example /media/videos/vjb_7Hq2mXbV9kLr3NpQ/poster.jpg?exp=1747820412&sig=Qm3nB5vC7xZ9lK1jH3gF5dS7aP9oI1uY3tR5eW7qE2r
+                 */
+                thumbnailUrl: string | null;
+                /** @description Whether captions are burned into the video. */
+                captions: boolean;
+                /**
+                 * @description Set with videoUrl when the renderer made captions: a signed, expiring URL of a WebVTT (.vtt) file of the spoken phrases and their times, for a <track> element or an upload. Always a link on this site, with S3 media too: browsers load a <track> only from the page's origin.
+                 * @example /media/videos/vjb_7Hq2mXbV9kLr3NpQ/captions.vtt?exp=1747820412&sig=Vb8nM2kL4jH6gF8dS0aP2oI4uY6tR8eW0qZ2xC4vB6n
+                 */
+                captionsUrl: string | null;
+            } | null;
+            /**
+             * @description The content's version: a hash of what a publication would send (caption, hashtags, media plan with its images, video). Any edit changes it; GET answers it as the ETag. An approval names it and records it (DESIGN §11).
+             * @example q4O2k7xv8kqT1yQb3m0Jx2a1b9cWcW6P1oVf0yXQz1E
+             */
+            version: string;
+            /** @description The version the last approval approved; null before any. Equal to `version` while approved. */
+            approvedVersion: string | null;
+            /**
+             * @description The last approval step: submitted, approved, or changes requested (with the comment); null before any.
+             * @example null
+             */
+            review: {
+                /** @enum {string} */
+                action: "submitted" | "approved" | "changes_requested";
+                /** @description Who acted; null once that account is deleted. */
+                by: string | null;
+                /** Format: date-time */
+                at: string;
+                comment: string | null;
+            } | null;
+            generation: {
+                /** @description local, openai or openai-compatible. */
+                provider: string;
+                model: string;
+                seed: number;
+                latencyMs: number;
+                inputTokens: number | null;
+                outputTokens: number | null;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description Every approval step, oldest first: who submitted which version, who asked for changes (and the comment), who approved which version (at most 100). */
+            reviewHistory: components["schemas"]["ReviewEvent"][];
+        };
+        ReviewEvent: {
+            /** @enum {string} */
+            action: "submitted" | "approved" | "changes_requested";
+            /** @description Who acted; null once that account is deleted. */
+            by: string | null;
+            /**
+             * @description Their email when they acted.
+             * @example maria@example.com
+             */
+            byEmail: string | null;
+            /** Format: date-time */
+            at: string;
+            /** @description The post's version they acted on (null for steps taken before versions were recorded). */
+            version: string | null;
+            comment: string | null;
         };
         UploadMediaImageRequest: {
             /**
@@ -1899,7 +2112,7 @@ export interface components {
                  * @example generation_failed
                  * @enum {string}
                  */
-                code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "language_unsupported" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "session_required" | "cross_site_request" | "job_not_cancelable" | "post_not_approved" | "invitation_unavailable" | "last_owner" | "already_member" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "publish_outcome_unknown" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
+                code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "language_unsupported" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "session_required" | "cross_site_request" | "job_not_cancelable" | "post_not_approved" | "post_changed" | "invitation_unavailable" | "last_owner" | "already_member" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "publish_outcome_unknown" | "publication_outcome_known" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
                 message: string;
                 retryable: boolean;
             } | null;
@@ -1968,7 +2181,7 @@ export interface components {
                  */
                 error: {
                     /** @enum {string} */
-                    code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "language_unsupported" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "session_required" | "cross_site_request" | "job_not_cancelable" | "post_not_approved" | "invitation_unavailable" | "last_owner" | "already_member" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "publish_outcome_unknown" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
+                    code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "language_unsupported" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "session_required" | "cross_site_request" | "job_not_cancelable" | "post_not_approved" | "post_changed" | "invitation_unavailable" | "last_owner" | "already_member" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "publish_outcome_unknown" | "publication_outcome_known" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
                     message: string;
                 } | null;
             }[];
@@ -2003,15 +2216,17 @@ export interface components {
              */
             placement: "feed" | "story";
             /**
-             * @description scheduled → publishing → published | failed; canceled from scheduled.
+             * @description scheduled → publishing → published | failed; canceled from scheduled or held. held: the post was edited after its approval (the brand requires approval) and waits for an owner to approve the new version; the approval makes it scheduled again (due at once when its time has passed). A scheduled publication may be waiting to retry after the platform's 429 (nextAttemptAt); it can still be canceled or moved.
              * @enum {string}
              */
-            status: "scheduled" | "publishing" | "published" | "failed" | "canceled";
+            status: "scheduled" | "held" | "publishing" | "published" | "failed" | "canceled";
             /**
              * Format: date-time
              * @description When it is (or was) due, UTC.
              */
             publishAt: string;
+            /** @description When a scheduled publication that the platform asked to wait (429 retry_after, or a 5xx before anything was posted) runs again; null otherwise. */
+            nextAttemptAt: string | null;
             startedAt: string | null;
             publishedAt: string | null;
             finishedAt: string | null;
@@ -2028,7 +2243,7 @@ export interface components {
                  * @example channel_reauth_required
                  * @enum {string}
                  */
-                code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "language_unsupported" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "session_required" | "cross_site_request" | "job_not_cancelable" | "post_not_approved" | "invitation_unavailable" | "last_owner" | "already_member" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "publish_outcome_unknown" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
+                code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "language_unsupported" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "session_required" | "cross_site_request" | "job_not_cancelable" | "post_not_approved" | "post_changed" | "invitation_unavailable" | "last_owner" | "already_member" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "publish_outcome_unknown" | "publication_outcome_known" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
                 /** @description What went wrong, with the platform's own message when it gave one. */
                 message: string;
                 retryable: boolean;
@@ -2045,6 +2260,14 @@ export interface components {
              * @example 2026-12-02T09:00:00Z
              */
             publishAt: string;
+        };
+        MarkPublicationPostedRequest: {
+            /**
+             * Format: uri
+             * @description The post's public link, as found on the channel.
+             * @example https://t.me/acme_news/42
+             */
+            permalink: string;
         };
         MemberList: {
             /** @description The brand's members, owners first, then by email. */
@@ -2202,7 +2425,7 @@ export interface components {
              * @example post.approved
              * @enum {string}
              */
-            action: "brand.created" | "brand.updated" | "brand.avatar_uploaded" | "brand.kit_updated" | "member.joined" | "member.role_changed" | "member.removed" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "post.created" | "post.updated" | "post.submitted" | "post.approved" | "post.changes_requested" | "post.published" | "post.deleted" | "video.created" | "video.canceled" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.revoked" | "channel.personal_disconnected";
+            action: "brand.created" | "brand.updated" | "brand.avatar_uploaded" | "brand.kit_updated" | "member.joined" | "member.role_changed" | "member.removed" | "invitation.created" | "invitation.resent" | "invitation.revoked" | "post.created" | "post.updated" | "post.submitted" | "post.approved" | "post.changes_requested" | "post.published" | "post.deleted" | "publication.scheduled" | "publication.moved" | "publication.canceled" | "publication.failed" | "channel.connected" | "channel.disconnected" | "video.created" | "video.canceled" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.revoked" | "channel.personal_disconnected";
             /** @description Who did it; null once that account is deleted. */
             actorId: string | null;
             /** @example maria@example.com */
@@ -2669,6 +2892,26 @@ export interface components {
                 status: string;
             };
         };
+        /** @description The post is not the version the request named (body `version` or If-Match): it was edited since the caller read it. Read it again and decide on what it says now. `details`: `{ version }`, the current one. HTTP 412. */
+        Error_post_changed: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "post_changed";
+            /** @description A sentence to show the user as is. */
+            message: string;
+            /** @constant */
+            retryable: false;
+            /** @description The same id as the X-Request-Id header. */
+            requestId: string;
+            /** @description This error's section of the operation's docs card. */
+            docUrl: string;
+            details?: {
+                /** @description The post's current version (its ETag). */
+                version: string;
+            };
+        };
         /** @description The invitation link cannot be used any more. `details`: `{ reason }`, one of `accepted`, `expired`, `revoked`. HTTP 410. */
         Error_invitation_unavailable: {
             /**
@@ -2859,6 +3102,29 @@ export interface components {
             /** @description This error's section of the operation's docs card. */
             docUrl: string;
         };
+        /** @description Only a publication that failed with publish_outcome_unknown can be marked posted or sent again; this one's outcome is known. `details`: `{ status }`. HTTP 409. */
+        Error_publication_outcome_known: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "publication_outcome_known";
+            /** @description A sentence to show the user as is. */
+            message: string;
+            /** @constant */
+            retryable: false;
+            /** @description The same id as the X-Request-Id header. */
+            requestId: string;
+            /** @description This error's section of the operation's docs card. */
+            docUrl: string;
+            details?: {
+                /**
+                 * @description The publication's status now.
+                 * @enum {string}
+                 */
+                status: "scheduled" | "held" | "publishing" | "published" | "failed" | "canceled";
+            };
+        };
         /** @description An OAuth callback whose `state` is malformed, altered, expired (after 10 minutes), for another user, or for another platform. Start connecting again. `details`: `{ reason }`. HTTP 400. */
         Error_oauth_state_invalid: {
             /**
@@ -2921,7 +3187,7 @@ export interface components {
             docUrl: string;
         };
         /** @description One variant per error code; `code` tells which, and so what `details` holds. */
-        Error: components["schemas"]["Error_invalid_request"] | components["schemas"]["Error_unauthorized"] | components["schemas"]["Error_not_found"] | components["schemas"]["Error_method_not_allowed"] | components["schemas"]["Error_brief_too_short"] | components["schemas"]["Error_brand_context_missing"] | components["schemas"]["Error_language_unsupported"] | components["schemas"]["Error_moderation_required"] | components["schemas"]["Error_generation_failed"] | components["schemas"]["Error_brand_not_ready"] | components["schemas"]["Error_avatar_training"] | components["schemas"]["Error_quota_exceeded"] | components["schemas"]["Error_rate_limited"] | components["schemas"]["Error_email_taken"] | components["schemas"]["Error_idempotency_conflict"] | components["schemas"]["Error_provider_unavailable"] | components["schemas"]["Error_service_unavailable"] | components["schemas"]["Error_payload_too_large"] | components["schemas"]["Error_forbidden"] | components["schemas"]["Error_session_required"] | components["schemas"]["Error_cross_site_request"] | components["schemas"]["Error_job_not_cancelable"] | components["schemas"]["Error_post_not_approved"] | components["schemas"]["Error_invitation_unavailable"] | components["schemas"]["Error_last_owner"] | components["schemas"]["Error_already_member"] | components["schemas"]["Error_channel_reauth_required"] | components["schemas"]["Error_publish_rule_violation"] | components["schemas"]["Error_channel_check_failed"] | components["schemas"]["Error_publication_not_cancelable"] | components["schemas"]["Error_publication_not_reschedulable"] | components["schemas"]["Error_publish_outcome_unknown"] | components["schemas"]["Error_oauth_state_invalid"] | components["schemas"]["Error_channel_not_configured"] | components["schemas"]["Error_internal_error"];
+        Error: components["schemas"]["Error_invalid_request"] | components["schemas"]["Error_unauthorized"] | components["schemas"]["Error_not_found"] | components["schemas"]["Error_method_not_allowed"] | components["schemas"]["Error_brief_too_short"] | components["schemas"]["Error_brand_context_missing"] | components["schemas"]["Error_language_unsupported"] | components["schemas"]["Error_moderation_required"] | components["schemas"]["Error_generation_failed"] | components["schemas"]["Error_brand_not_ready"] | components["schemas"]["Error_avatar_training"] | components["schemas"]["Error_quota_exceeded"] | components["schemas"]["Error_rate_limited"] | components["schemas"]["Error_email_taken"] | components["schemas"]["Error_idempotency_conflict"] | components["schemas"]["Error_provider_unavailable"] | components["schemas"]["Error_service_unavailable"] | components["schemas"]["Error_payload_too_large"] | components["schemas"]["Error_forbidden"] | components["schemas"]["Error_session_required"] | components["schemas"]["Error_cross_site_request"] | components["schemas"]["Error_job_not_cancelable"] | components["schemas"]["Error_post_not_approved"] | components["schemas"]["Error_post_changed"] | components["schemas"]["Error_invitation_unavailable"] | components["schemas"]["Error_last_owner"] | components["schemas"]["Error_already_member"] | components["schemas"]["Error_channel_reauth_required"] | components["schemas"]["Error_publish_rule_violation"] | components["schemas"]["Error_channel_check_failed"] | components["schemas"]["Error_publication_not_cancelable"] | components["schemas"]["Error_publication_not_reschedulable"] | components["schemas"]["Error_publish_outcome_unknown"] | components["schemas"]["Error_publication_outcome_known"] | components["schemas"]["Error_oauth_state_invalid"] | components["schemas"]["Error_channel_not_configured"] | components["schemas"]["Error_internal_error"];
         /** @description The body of every error response. */
         ErrorEnvelope: {
             error: components["schemas"]["Error"];
@@ -4732,7 +4998,7 @@ export interface operations {
                         type: "error";
                         error: {
                             /** @enum {string} */
-                            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "language_unsupported" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "session_required" | "cross_site_request" | "job_not_cancelable" | "post_not_approved" | "invitation_unavailable" | "last_owner" | "already_member" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "publish_outcome_unknown" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
+                            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "language_unsupported" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "session_required" | "cross_site_request" | "job_not_cancelable" | "post_not_approved" | "post_changed" | "invitation_unavailable" | "last_owner" | "already_member" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "publish_outcome_unknown" | "publication_outcome_known" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
                             message: string;
                             retryable: boolean;
                             requestId: string;
@@ -4877,7 +5143,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The post. */
+            /** @description The post and its review history. */
             200: {
                 headers: {
                     /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
@@ -4885,7 +5151,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Post"];
+                    "application/json": components["schemas"]["PostDetail"];
                 };
             };
             /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
@@ -7400,6 +7666,242 @@ export interface operations {
             };
         };
     };
+    "mark-publication-posted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                publicationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarkPublicationPostedRequest"];
+            };
+        };
+        responses: {
+            /** @description The publication, now published. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Publication"];
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `publication_outcome_known`: Only a publication that failed with publish_outcome_unknown can be marked posted or sent again; this one's outcome is known. `details`: `{ status }`. */
+            409: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `payload_too_large`: The body is over the operation's limit (JSON 256 KB unless stated otherwise; uploads 5 MB). Refused before it is read whole. */
+            413: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "send-publication-again": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                publicationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The publication, scheduled now. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Publication"];
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `publication_outcome_known`: Only a publication that failed with publish_outcome_unknown can be marked posted or sent again; this one's outcome is known. `details`: `{ status }`. `post_not_approved`: The brand requires approval, and the post has not been approved. `channel_reauth_required`: The channel connection's token was refused by the platform; an owner must reconnect it. */
+            409: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `publish_rule_violation`: The post breaks the channel's rules (length, media count, media required). `details` names the rule. */
+            422: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     "list-members": {
         parameters: {
             query?: never;
@@ -8626,6 +9128,11 @@ export interface operations {
                      * @example Lead with the origin of the beans, then the offer.
                      */
                     comment?: string;
+                    /**
+                     * @description The post's `version` (its ETag, without quotes) that the reviewer read. Required to approve (or send it as If-Match); when the post changed since, the answer is 412 post_changed and nothing is decided.
+                     * @example q4O2k7xv8kqT1yQb3m0Jx2a1b9cWcW6P1oVf0yXQz1E
+                     */
+                    version?: string;
                 };
             };
         };
@@ -8678,6 +9185,17 @@ export interface operations {
             };
             /** @description `not_found`: Unknown id, or an id the caller may not see. */
             404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `post_changed`: The post is not the version the request named (body `version` or If-Match): it was edited since the caller read it. Read it again and decide on what it says now. `details`: `{ version }`, the current one. */
+            412: {
                 headers: {
                     /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
                     "X-Request-Id"?: string;

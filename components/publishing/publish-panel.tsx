@@ -13,8 +13,8 @@ import type { ChannelConnectionView, PublicationView } from "@/lib/contracts/pub
 import { PUBLICATION_WINDOW_MAX_DAYS } from "@/lib/contracts/publishing-rules";
 import { formatInZone, fromZonedInputValue } from "@/lib/contracts/time-zone";
 import { ChannelAvatar, PLATFORM_LABELS, publicationChannelLabel, useChannels } from "./channels-panel";
-import { OAuthConnectButton } from "./oauth-connect-button";
 import { MissingImagesNotice } from "./missing-images-notice";
+import { OAuthConnectButton } from "./oauth-connect-button";
 import { ScheduledActions } from "./scheduled-actions";
 import { UnknownOutcomeActions } from "./unknown-outcome-actions";
 
