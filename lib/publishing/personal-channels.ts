@@ -59,7 +59,7 @@ export async function disconnectPersonalChannels(
   await tx
     .update(publications)
     .set({ status: "canceled", finishedAt: now, updatedAt: now })
-    .where(and(inArray(publications.channelId, ids), eq(publications.status, "scheduled")));
+    .where(and(inArray(publications.channelId, ids), inArray(publications.status, ["scheduled", "held"])));
   await tx.delete(channelConnections).where(inArray(channelConnections.id, ids));
   for (const row of rows) {
     await recordActivity(tx, {
