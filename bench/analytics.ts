@@ -101,6 +101,7 @@ async function main() {
       instagram.insights.track(mediaId);
       postRows.push({
         id: postId,
+        groupId: postId,
         brandId,
         channel: "instagram" as const,
         goal: "awareness",
@@ -163,8 +164,8 @@ async function main() {
     const postId = newId("pst");
     const publicationId = newId("pub");
     const publishedAt = new Date(now - Math.floor((i / posts) * 364 * DAY) - 3_600_000);
-    await sql`insert into posts (id, brand_id, channel, goal, topic, caption, media_plan, hashtags, status, seed, provider, model, latency_ms)
-      values (${postId}, ${yearBrand}, 'instagram', 'awareness', 'Year', ${`Year post ${i}`}, ${sql.json({ format: "text", items: [] })}, '[]', 'published', 1, 'bench', 'bench', 1)`;
+    await sql`insert into posts (id, group_id, brand_id, channel, goal, topic, caption, media_plan, hashtags, status, seed, provider, model, latency_ms)
+      values (${postId}, ${postId}, ${yearBrand}, 'instagram', 'awareness', 'Year', ${`Year post ${i}`}, ${sql.json({ format: "text", items: [] })}, '[]', 'published', 1, 'bench', 'bench', 1)`;
     await sql`insert into publications (id, brand_id, post_id, channel_id, channel, status, publish_at, published_at, external_id)
       values (${publicationId}, ${yearBrand}, ${postId}, ${channelId}, 'instagram', 'published', ${publishedAt}, ${publishedAt}, ${`y${i}`})`;
     // A daily capture of three metrics from publishing to today (at most a year).

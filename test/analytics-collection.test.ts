@@ -109,6 +109,7 @@ async function published(
   const postId = newId("pst");
   await db.insert(posts).values({
     id: postId,
+    groupId: postId,
     brandId,
     channel,
     goal: "awareness",
