@@ -239,6 +239,17 @@ const REQUESTS: Record<string, () => Promise<Omit<Request, "method">>> = {
     return { path: `/api/publications/${created.body.publicationId}/send-again`, status: 409 };
   },
   "list-activity": async () => ({ path: `/api/brands/${brandId}/activity`, status: 200 }),
+  "publish-all-languages": async () => ({
+    path: `/api/posts/${await newPost()}/publications/all-languages`,
+    json: { publishAt: new Date(Date.now() + 86_400_000).toISOString() },
+    status: 202,
+  }),
+  "get-post-metrics": async () => ({ path: `/api/posts/${postId}/metrics`, status: 200 }),
+  "refresh-post-metrics": async () => ({
+    path: `/api/posts/${await newPost()}/metrics/refresh`,
+    status: 202,
+  }),
+  "get-brand-analytics": async () => ({ path: `/api/brands/${brandId}/analytics`, status: 200 }),
   "revoke-invitation": async () => {
     const { invitationId } = await invite(
       `revoke-${Math.random().toString(36).slice(2)}@example.test`,
