@@ -9,8 +9,9 @@ import { kindOfStatus, networkFailure, PlatformError } from "./platform-error";
  * `/v2/userinfo` for the member's id, name and picture, `POST /rest/images?action=initializeUpload` + a PUT of
  * the bytes to the returned upload URL, the Videos API (`initializeUpload`, a PUT per part, `finalizeUpload`,
  * `GET /rest/videos/{urn}` for its status), `POST /rest/posts` (the new post's URN in `x-restli-id`) and its
- * author finder (`GET /rest/posts?q=author`, to settle a lost answer). The versioned `/rest` calls send `LinkedIn-Version` and `X-Restli-Protocol-Version: 2.0.0`. Tokens travel only
- * in headers and form bodies, never in a logged URL.
+ * author finder (`GET /rest/posts?q=author`, to settle a lost answer). The versioned `/rest` calls send
+ * `LinkedIn-Version` and `X-Restli-Protocol-Version: 2.0.0`. Tokens travel only in headers and form bodies,
+ * never in a logged URL.
  */
 
 export const LINKEDIN_VERSION = "202510";

@@ -27,12 +27,12 @@ import { readBody, sendJson } from "./fake-provider-kit";
  *   scopes are those the authorize URL asked for;
  * - `POST /rest/posts` → 201 with the post's URN in `x-restli-id`; `GET /rest/posts?author={urn}&q=author&count=N`
  *   (with `X-RestLi-Method: FINDER`) → `{paging, elements}`, the author's posts newest first, each with `id`,
- *   `author`, `commentary` (as sent), `lifecycleState` and `createdAt`/`lastModifiedAt`/`publishedAt` (epoch ms). The `/rest` calls must carry
- *   `LinkedIn-Version` and `X-Restli-Protocol-Version: 2.0.0`. Errors: `{status, serviceErrorCode, code, message}`.
+ *   `author`, `commentary` (as sent), `lifecycleState` and `createdAt`/`lastModifiedAt`/`publishedAt` (epoch ms).
+ *   The `/rest` calls must carry `LinkedIn-Version` and `X-Restli-Protocol-Version: 2.0.0`. Errors: `{status, serviceErrorCode, code, message}`.
  * Knobs (`behavior`, also `POST /__fake/behavior`): the next N post calls answer 429 (with Retry-After) or
  * 5xx, or make the post and then answer 5xx (`recordThenFail`); the next N author finder calls fail
- * (`finderError`); the next N video part PUTs answer 5xx (`videoPartError`); `tokenLifetimeSeconds`; `revokeAll()` makes
- * every issued token answer 401. `posts` records every post
+ * (`finderError`); the next N video part PUTs answer 5xx (`videoPartError`); `tokenLifetimeSeconds`;
+ * `revokeAll()` makes every issued token answer 401. `posts` records every post
  * made (also `GET /__fake/state`), so a test can count them.
  */
 
