@@ -366,18 +366,37 @@ describe("publishing to LinkedIn", () => {
     expect(linkedin.posts).toHaveLength(before + 1);
   });
 
-  it("a 5xx after /rest/posts (made or not) is publish_outcome_unknown, never a blind retry", async () => {
+  it("a 502 after /rest/posts made the post: the author's recent posts show it, published with its URN, sent once", async () => {
     const before = linkedin.posts.length;
     linkedin.behavior.recordThenFail = { count: 1, status: 502 };
-    const made = await publish(await newPost("Posted, then the gateway said 502."));
+    const made = await publish(await newPost("Posted, then the gateway said 502. #roast"));
+    const done = await settled(made.body.publicationId);
+    expect(linkedin.posts).toHaveLength(before + 1);
+    const sent = linkedin.posts.at(-1);
+    expect(done, JSON.stringify(done)).toMatchObject({
+      status: "published",
+      attempts: 1,
+      externalId: sent?.urn,
+      permalink: `https://www.linkedin.com/feed/update/${sent?.urn}/`,
+    });
+  });
+
+  it("a 5xx after /rest/posts that LinkedIn cannot settle is publish_outcome_unknown, never a blind retry", async () => {
+    const before = linkedin.posts.length;
+    // Made, then 502, and the author finder fails too: no one can tell.
+    linkedin.behavior.recordThenFail = { count: 1, status: 502 };
+    linkedin.behavior.finderError = { count: 1, status: 503 };
+    const made = await publish(await newPost("Posted, then 502, and LinkedIn cannot be asked."));
     const unknown = await settled(made.body.publicationId);
     expect(unknown).toMatchObject({
       status: "failed",
       attempts: 1,
       error: { code: "publish_outcome_unknown", retryable: false },
     });
+    expect(linkedin.behavior.finderError.count).toBe(0);
     expect(linkedin.posts).toHaveLength(before + 1);
 
+    // A 503 from LinkedIn itself: the finder answers and the post is not there; still unknown, not re-sent.
     linkedin.behavior.serverError = { count: 1, status: 503 };
     const refused = await publish(await newPost("A 503 from LinkedIn itself."));
     expect((await settled(refused.body.publicationId)).error?.code).toBe("publish_outcome_unknown");

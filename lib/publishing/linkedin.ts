@@ -8,9 +8,10 @@ import { kindOfStatus, networkFailure, PlatformError } from "./platform-error";
  * code (`/oauth/v2/authorization`, `/oauth/v2/accessToken`, also for `refresh_token`), OpenID's
  * `/v2/userinfo` for the member's id, name and picture, `POST /rest/images?action=initializeUpload` + a PUT of
  * the bytes to the returned upload URL, the Videos API (`initializeUpload`, a PUT per part, `finalizeUpload`,
- * `GET /rest/videos/{urn}` for its status), and `POST /rest/posts` (the new post's URN in `x-restli-id`). The
- * versioned `/rest` calls send `LinkedIn-Version` and `X-Restli-Protocol-Version: 2.0.0`. Tokens travel only
- * in headers and form bodies, never in a logged URL.
+ * `GET /rest/videos/{urn}` for its status), `POST /rest/posts` (the new post's URN in `x-restli-id`) and its
+ * author finder (`GET /rest/posts?q=author`, to settle a lost answer). The versioned `/rest` calls send
+ * `LinkedIn-Version` and `X-Restli-Protocol-Version: 2.0.0`. Tokens travel only in headers and form bodies,
+ * never in a logged URL.
  */
 
 export const LINKEDIN_VERSION = "202510";
@@ -224,6 +225,8 @@ export function linkedinCommentary(text: string) {
   );
 }
 
+const permalinkOf = (urn: string) => `https://www.linkedin.com/feed/update/${urn}/`;
+
 export async function createLinkedInPost(
   accessToken: string,
   post: {
@@ -256,7 +259,35 @@ export async function createLinkedInPost(
   });
   const urn = response.headers.get("x-restli-id");
   if (!urn) throw new PlatformError(PLATFORM, "unknown", "LinkedIn created the post but sent no post id.");
-  return { urn, permalink: `https://www.linkedin.com/feed/update/${urn}/` };
+  return { urn, permalink: permalinkOf(urn) };
+}
+
+/**
+ * The author's post made since `since` whose commentary is exactly `commentary` (as sent), or null when there is
+ * none: the Posts API's author finder (`GET /rest/posts?q=author`, `X-RestLi-Method: FINDER`, the 10 most
+ * recently modified). Asked after `/rest/posts` answered a 5xx or no answer, to tell whether the post was made.
+ * A failure of the finder itself throws, as any call does.
+ */
+export async function findLinkedInPost(
+  accessToken: string,
+  author: string,
+  commentary: string,
+  since: Date,
+): Promise<{ urn: string; permalink: string } | null> {
+  const query = new URLSearchParams({ author, q: "author", count: "10", sortBy: "LAST_MODIFIED" });
+  const response = await send(
+    "posts.findByAuthor",
+    `${getEnv().LINKEDIN_API_BASE_URL}/rest/posts?${query}`,
+    { headers: { ...restHeaders(accessToken), "X-RestLi-Method": "FINDER" } },
+    15_000,
+  );
+  const { elements = [] } = (await response.json()) as {
+    elements?: { id?: string; commentary?: string; createdAt?: number }[];
+  };
+  const found = elements.find(
+    (post) => post.id && post.commentary === commentary && (post.createdAt ?? 0) >= since.getTime(),
+  );
+  return found?.id ? { urn: found.id, permalink: permalinkOf(found.id) } : null;
 }
 
 /** One part of a video upload: PUT bytes firstByte..lastByte (inclusive) to uploadUrl (signed: never logged). */

@@ -1,7 +1,14 @@
 import "server-only";
 import type { ChannelConnection } from "@/db/schema";
 import { type OAuthCredentials, oauthCredentials, saveOAuthCredentials } from "./channels";
-import { createLinkedInPost, linkedinAuthor, refreshLinkedInToken, uploadLinkedInImage } from "./linkedin";
+import {
+  createLinkedInPost,
+  findLinkedInPost,
+  linkedinAuthor,
+  linkedinCommentary,
+  refreshLinkedInToken,
+  uploadLinkedInImage,
+} from "./linkedin";
 import { type LinkedInVideoFile, uploadLinkedInVideo } from "./linkedin-video";
 import type { PlanImage } from "./media-delivery";
 import { oauthCredentialsFrom } from "./oauth-connect";
@@ -34,7 +41,8 @@ export async function freshLinkedInToken(channel: ChannelConnection): Promise<st
 /**
  * Uploads the media (the video, or else the images), then creates the post; answers what the publication
  * records. Uploads are safe to redo; `run.commitCall()` marks the call made right before `/rest/posts`, the
- * one call that must not repeat.
+ * one call that must not repeat; when it answers a 5xx or nothing, the author's recent posts say whether it was
+ * made.
  */
 export async function sendLinkedInPost(
   accessToken: string,
@@ -58,6 +66,26 @@ export async function sendLinkedInPost(
     }
   }
   await run.commitCall();
-  const { urn, permalink } = await createLinkedInPost(accessToken, { author, text, images: uploaded, video });
-  return { externalId: urn, permalink, publishedAt: new Date() };
+  const since = new Date();
+  try {
+    const { urn, permalink } = await createLinkedInPost(accessToken, {
+      author,
+      text,
+      images: uploaded,
+      video,
+    });
+    return { externalId: urn, permalink, publishedAt: new Date() };
+  } catch (error) {
+    // A 5xx or no answer: the post may exist. The author's recent posts say whether it does; if LinkedIn
+    // cannot be asked, or it is not there (yet), the error stands (the outcome is unknown).
+    const mayExist =
+      error instanceof PlatformError &&
+      (error.kind === "unknown" || (error.kind === "transient" && error.status !== 429));
+    if (!mayExist) throw error;
+    const found = await findLinkedInPost(accessToken, author, linkedinCommentary(text), since).catch(
+      () => null,
+    );
+    if (!found) throw error;
+    return { externalId: found.urn, permalink: found.permalink, publishedAt: new Date() };
+  }
 }

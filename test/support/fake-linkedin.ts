@@ -26,11 +26,14 @@ import { readBody, sendJson } from "./fake-provider-kit";
  *   `r_organization_admin` scope, and posting or uploading as `urn:li:organization:{id}` needs
  *   `w_organization_social` and a posting role (ADMINISTRATOR, CONTENT_ADMINISTRATOR) on that page. A token's
  *   scopes are those the authorize URL asked for;
- * - `POST /rest/posts` → 201 with the post's URN in `x-restli-id`. The `/rest` calls must carry
- *   `LinkedIn-Version` and `X-Restli-Protocol-Version: 2.0.0`. Errors: `{status, serviceErrorCode, code, message}`.
+ * - `POST /rest/posts` → 201 with the post's URN in `x-restli-id`; `GET /rest/posts?author={urn}&q=author&count=N`
+ *   (with `X-RestLi-Method: FINDER`) → `{paging, elements}`, the author's posts newest first, each with `id`,
+ *   `author`, `commentary` (as sent), `lifecycleState` and `createdAt`/`lastModifiedAt`/`publishedAt` (epoch ms).
+ *   The `/rest` calls must carry `LinkedIn-Version` and `X-Restli-Protocol-Version: 2.0.0`. Errors: `{status, serviceErrorCode, code, message}`.
  * Knobs (`behavior`, also `POST /__fake/behavior`): the next N post calls answer 429 (with Retry-After) or
- * 5xx, or make the post and then answer 5xx (`recordThenFail`); the next N video part PUTs answer 5xx (`videoPartError`); `tokenLifetimeSeconds`; `revokeAll()` makes
- * every issued token answer 401. `posts` records every post
+ * 5xx, or make the post and then answer 5xx (`recordThenFail`); the next N author finder calls fail
+ * (`finderError`); the next N video part PUTs answer 5xx (`videoPartError`); `tokenLifetimeSeconds`;
+ * `revokeAll()` makes every issued token answer 401. `posts` records every post
  * made (also `GET /__fake/state`), so a test can count them.
  * Results (`insights` grows them, see fake-insights.ts; `POST /__fake/insights`):
  * - `GET /rest/memberCreatorPostAnalytics?q=entity&entity=(share:{urn})&queryType=IMPRESSION|MEMBERS_REACHED|
@@ -61,6 +64,8 @@ export type FakeLinkedInBehavior = {
   serverError: { count: number; status: number };
   /** The next `count` post calls make the post (recorded), then answer this 5xx, as a gateway that lost the answer. */
   recordThenFail: { count: number; status: number };
+  /** The next `count` author finder calls (`GET /rest/posts?q=author`) answer this status. */
+  finderError: { count: number; status: number };
   /** expires_in of the access tokens it issues. */
   tokenLifetimeSeconds: number;
   /** The profile picture's link no longer answers (404), as a CDN link does once it expires. */
@@ -189,6 +194,7 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
     rateLimit: { count: 0, retryAfterSeconds: 1 },
     serverError: { count: 0, status: 503 },
     recordThenFail: { count: 0, status: 502 },
+    finderError: { count: 0, status: 503 },
     tokenLifetimeSeconds: 5_184_000,
     videoPartBytes: 4 * 1024 * 1024,
     videoPartError: { count: 0, status: 500 },
@@ -693,6 +699,39 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
           status: video.status,
           ...(video.status === "PROCESSING_FAILED" ? { processingFailureReason: video.processing.fail } : {}),
         });
+      }
+      if (url.pathname === "/rest/posts" && req.method === "GET") {
+        // The Posts API's author finder: the author's posts, most recently modified first.
+        if (url.searchParams.get("q") !== "author" || req.headers["x-restli-method"] !== "FINDER")
+          return fail(
+            res,
+            400,
+            "ILLEGAL_ARGUMENT",
+            "Unsupported finder; use q=author with X-RestLi-Method: FINDER",
+          );
+        if (behavior.finderError.count > 0) {
+          behavior.finderError.count--;
+          return fail(res, behavior.finderError.status, "INTERNAL_SERVER_ERROR", "Internal Server Error");
+        }
+        const author = url.searchParams.get("author");
+        if (!mayActAs(author))
+          return fail(res, 403, "ACCESS_DENIED", "Not enough permissions to read this author's posts");
+        const count = Math.min(Number(url.searchParams.get("count") ?? 10) || 10, 100);
+        const elements = posts
+          .filter((post) => post.author === author)
+          .reverse()
+          .slice(0, count)
+          .map((post) => ({
+            id: post.urn,
+            author: post.author,
+            commentary: post.commentary,
+            visibility: "PUBLIC",
+            lifecycleState: "PUBLISHED",
+            createdAt: post.at,
+            lastModifiedAt: post.at,
+            publishedAt: post.at,
+          }));
+        return sendJson(res, 200, { paging: { start: 0, count, links: [] }, elements });
       }
       if (url.pathname === "/rest/posts" && req.method === "POST") {
         if (behavior.rateLimit.count > 0) {
