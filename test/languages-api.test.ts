@@ -1,4 +1,3 @@
-import { franc } from "franc-min";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { brandResponse } from "@/lib/contracts/brands";
 import { errorEnvelope } from "@/lib/contracts/common";
@@ -8,6 +7,7 @@ import { channelConnection } from "@/lib/contracts/publishing";
 import { newUser } from "./support/auth";
 import { type FakeTelegram, startFakeTelegram } from "./support/fake-telegram";
 import { api } from "./support/http";
+import { languageByStopWords } from "./support/stop-words";
 import { startTestServer, type TestServer } from "./support/test-server";
 import { waitFor } from "./support/video-media";
 
@@ -111,15 +111,25 @@ describe("one brief, a post per language", () => {
   it("writes each language, links them as a group, and regenerating one language leaves the other", async () => {
     const response = await call("/api/content/create", {
       method: "POST",
-      json: { brandId, channel: "telegram", goal: "announcement", topic: TOPIC, languages: ["en", "es"] },
+      // A fixed seed: a short Spanish draft can read as Portuguese to the detector with one of the phrase
+      // combinations (1 in 250 drafts here), and the check must not depend on the draw.
+      json: {
+        brandId,
+        channel: "telegram",
+        goal: "announcement",
+        topic: TOPIC,
+        languages: ["en", "es"],
+        seed: 7,
+      },
     });
     expect(response.status, response.text).toBe(201);
     const post = generatedPost.parse(response.body);
     const [en, es] = post.versions;
     expect([en.language, es.language]).toEqual(["en", "es"]);
     expect(new Set([en.groupId, es.groupId])).toEqual(new Set([post.postId]));
-    expect(franc(es.caption.replace(TOPIC, ""), { minLength: 10 })).toBe("spa");
-    expect(franc(en.caption.replace(TOPIC, ""), { minLength: 10 })).toBe("eng");
+    // By function words: franc takes a few lines of Spanish with the brand's English words for Portuguese.
+    expect(languageByStopWords(es.caption.replace(TOPIC, "")), es.caption).toBe("es");
+    expect(languageByStopWords(en.caption.replace(TOPIC, "")), en.caption).toBe("en");
 
     const again = await call("/api/content/create", {
       method: "POST",
