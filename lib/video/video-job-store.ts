@@ -91,6 +91,7 @@ export async function completeVideoJob({
       thumbnailUrl: result.posterKey,
       durationSeconds: Math.round(result.durationSeconds),
       captionsKey: result.captionsKey ?? null,
+      voice: result.voice ?? null,
       warnings: result.warnings ?? [],
       finishedAt: now,
       updatedAt: now,
