@@ -155,6 +155,7 @@ export function VideoJobView({ jobId }: { jobId: string }) {
             {job.mode === "avatar" ? "Avatar video" : "Regular video"} · {ASPECT_LABEL[job.aspectRatio]} ·
             created {new Date(job.createdAt).toLocaleString()}
             {job.durationSeconds !== null && ` · ${formatDuration(job.durationSeconds)} long`}
+            {job.voice && <span data-testid="video-voice"> · voice {job.voice}</span>}
           </p>
         </div>
         <VideoStatusBadge status={job.status} />

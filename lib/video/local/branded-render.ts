@@ -365,7 +365,7 @@ export async function renderBranded(
       ),
       audioGraph({ voiceInput, musicInput: hasMusic ? musicInput : null, total, spoken }),
     ].join(";\n");
-    return { graph, cues, spoken, speeches, engine, voice, logo };
+    return { graph, cues, spoken, speeches, voice, logo };
   })();
 
   const videoFile = file("video.mp4");
@@ -389,10 +389,7 @@ export async function renderBranded(
       },
     ),
   );
-  const [{ cues, spoken, speeches, engine: speechEngine, voice, logo }] = await Promise.all([
-    planned,
-    encoding,
-  ]);
+  const [{ cues, spoken, speeches, voice, logo }] = await Promise.all([planned, encoding]);
   onProgress(95);
 
   const prefix = videoMediaPrefix(request.jobId);
@@ -421,7 +418,6 @@ export async function renderBranded(
     scenes,
     cues,
     spoken,
-    speechEngine,
     voice,
     layout: { captions: layout, safe, logo: logo ? { x: safe.x, y: safe.y, ...logo } : null },
   };
