@@ -11,7 +11,7 @@ export const MAX_CAPTION_LINES = 2;
 export type CaptionLayout = {
   fontSize: number;
   lineHeight: number;
-  /** The box's padding around each line (drawtext's boxborderw). */
+  /** The box's padding around each line (libass's box edge for captions, drawtext's boxborderw for overlays). */
   padding: number;
   lineChars: number;
   /** Where lines are centred horizontally, and the bottom of the last line's box. */
