@@ -25,9 +25,11 @@ RUN npx next build \
  && rm -rf .next/cache
 
 FROM base AS runtime
-# The local video renderer needs ffmpeg, espeak-ng (speech) and DejaVu (captions), from Debian.
+# The local video renderer needs ffmpeg, espeak-ng (speech), DejaVu (text) and Noto (captions in Arabic,
+# Hebrew, Chinese, Japanese and other scripts, drawn by libass), from Debian.
 RUN apt-get update \
- && apt-get install -y --no-install-recommends ffmpeg espeak-ng fonts-dejavu-core ca-certificates tini \
+ && apt-get install -y --no-install-recommends ffmpeg espeak-ng fonts-dejavu-core fonts-noto-core \
+    fonts-noto-cjk ca-certificates tini \
  && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
     PORT=3000 \

@@ -275,6 +275,8 @@ export const videoJobs = pgTable(
     // Burned-in captions (default on), and the .vtt sidecar's media key once rendered.
     captions: boolean("captions").notNull().default(true),
     captionsKey: text("captions_key"),
+    // The voice that spoke the finished video (`espeak-ng:es`, `openai:nova`); null without one.
+    voice: text("voice"),
     // What the job could not do but still succeeded without (no speech engine, …), shown to the user.
     warnings: jsonb("warnings").$type<string[]>().notNull().default([]),
     errorCode: text("error_code"),

@@ -138,6 +138,9 @@ test("make a video from a post, watch it render, play it and put it in the post"
   await page.setViewportSize({ width: 1280, height: 800 });
 
   const job = await (await page.request.get(`/api/video/jobs/${jobId}`, { headers })).json();
+  // The page names the voice that spoke, as the job view does (`<engine>:<voice>`, English here).
+  expect(job.voice).toMatch(/^(espeak-ng|espeak-wasm|openai):/);
+  await expect(page.getByTestId("video-voice")).toHaveText(` · voice ${job.voice}`);
   await page.getByRole("button", { name: "Use in post" }).click();
   await expect(page).toHaveURL(new RegExp(`/studio/${post.postId}$`));
   const updated = await (await page.request.get(`/api/posts/${post.postId}`, { headers })).json();

@@ -273,7 +273,7 @@ describe.each([
 
   if (aspectRatio === "9:16") {
     it("speaks, and ducks the music by at least 10 dB under the voice, audible between phrases", async () => {
-      expect(video.voice).toBe("espeak-ng");
+      expect(video.voice).toBe("espeak-ng:en");
       expect(await meanVolume(video.file, 0, video.spoken?.at(-1)?.end ?? 1)).toBeGreaterThan(-35);
       const spoken = video.spoken ?? [];
       // The music is a 13 kHz tone; the voice (22 kHz espeak) has nothing above 11 kHz.
@@ -343,7 +343,7 @@ describe("the voice", () => {
     const video = await withEnv({ PATH: bin, FFMPEG_PATH: undefined, OPENAI_API_KEY: undefined }, () =>
       render("1:1", { images: [] }),
     );
-    expect(video.voice).toBe("espeak-wasm");
+    expect(video.voice).toBe("espeak-wasm:en");
     expect(video.warnings).toEqual([]);
     const spoken = video.spoken ?? [];
     expect(await meanVolume(video.file, spoken[0].start, spoken[0].end)).toBeGreaterThan(-35);
@@ -393,7 +393,7 @@ describe("the voice", () => {
     const video = await withEnv({ OPENAI_API_KEY: "sk-test-speech", OPENAI_BASE_URL: fake.url }, () =>
       render("16:9", { images: ["test/photo-a.jpg"], ttsVoice: "nova" }),
     );
-    expect(video.voice).toBe("openai");
+    expect(video.voice).toBe("openai:nova");
     const requests = fake.speechRequests();
     expect(requests.length).toBe(video.cues?.length);
     expect(requests[0].body).toMatchObject({

@@ -38,7 +38,8 @@ describe("a server without espeak-ng", () => {
       created.body.jobId,
       (j) => j.status === "succeeded" || j.status === "failed",
     );
-    expect(job).toMatchObject({ status: "succeeded", warnings: [] });
+    // The job view names the voice that spoke (stored on the job when it succeeded).
+    expect(job).toMatchObject({ status: "succeeded", warnings: [], voice: "espeak-wasm:en" });
     const file = path.join(bin, "video.mp4");
     fs.writeFileSync(
       file,

@@ -2102,6 +2102,11 @@ export interface components {
              */
             captionsUrl: string | null;
             /**
+             * @description Set with videoUrl: the voice that spoke the video, as `<engine>:<voice>`: `espeak-ng:es` or `espeak-wasm:ar` (eSpeak NG's voice for the post's language; a language eSpeak NG has no voice for is spoken in English, `:en`, with a warning), `openai:<voice>` (OpenAI speech). Null without a voice (see warnings), before the job succeeds, and for hosted renderers.
+             * @example espeak-ng:es
+             */
+            voice: string | null;
+            /**
              * @description What the video lacks though the job succeeded, in words for the user: no voice (no speech engine could speak, and why), an image that could not be read. Empty when nothing is missing.
              * @example []
              */

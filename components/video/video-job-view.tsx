@@ -160,6 +160,7 @@ export function VideoJobView({ jobId }: { jobId: string }) {
               brands.data?.find((brand) => brand.brandId === job.brandId)?.timeZone ?? "UTC",
             )}
             {job.durationSeconds !== null && ` · ${formatDuration(job.durationSeconds)} long`}
+            {job.voice && <span data-testid="video-voice"> · voice {job.voice}</span>}
           </p>
         </div>
         <VideoStatusBadge status={job.status} />

@@ -135,6 +135,13 @@ export const videoJob = z
         example:
           "/media/videos/vjb_7Hq2mXbV9kLr3NpQ/captions.vtt?exp=1747820412&sig=Vb8nM2kL4jH6gF8dS0aP2oI4uY6tR8eW0qZ2xC4vB6n",
       }),
+    voice: z
+      .string()
+      .nullable()
+      .describe(
+        "Set with videoUrl: the voice that spoke the video, as `<engine>:<voice>`: `espeak-ng:es` or `espeak-wasm:ar` (eSpeak NG's voice for the post's language; a language eSpeak NG has no voice for is spoken in English, `:en`, with a warning), `openai:<voice>` (OpenAI speech). Null without a voice (see warnings), before the job succeeds, and for hosted renderers.",
+      )
+      .meta({ example: "espeak-ng:es" }),
     warnings: z
       .array(z.string())
       .describe(

@@ -41,6 +41,8 @@ export type RenderResult = {
   durationSeconds: number;
   /** The captions sidecar (.vtt), when the render made one. */
   captionsKey?: string | null;
+  /** The voice that spoke: the engine and its voice (`espeak-ng:es`, `openai:nova`); null without one. */
+  voice?: string | null;
   /** What the video lacks but succeeded without (no voice, a skipped image), for the user. */
   warnings?: string[];
 };

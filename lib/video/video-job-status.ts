@@ -31,6 +31,7 @@ const columns = {
   durationSeconds: videoJobs.durationSeconds,
   captions: videoJobs.captions,
   captionsKey: videoJobs.captionsKey,
+  voice: videoJobs.voice,
   warnings: videoJobs.warnings,
   errorCode: videoJobs.errorCode,
   errorMessage: videoJobs.errorMessage,

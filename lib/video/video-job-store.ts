@@ -92,6 +92,7 @@ export async function completeVideoJob({
       thumbnailUrl: result.posterKey,
       durationSeconds: wholeSeconds(result.durationSeconds),
       captionsKey: result.captionsKey ?? null,
+      voice: result.voice ?? null,
       warnings: result.warnings ?? [],
       finishedAt: now,
       updatedAt: now,

@@ -22,6 +22,7 @@ export type VideoJobViewRow = Pick<
   | "durationSeconds"
   | "captions"
   | "captionsKey"
+  | "voice"
   | "warnings"
   | "errorCode"
   | "errorMessage"
@@ -56,6 +57,7 @@ export async function toVideoJobView(job: VideoJobViewRow): Promise<VideoJobView
     durationSeconds: job.status === "succeeded" ? job.durationSeconds : null,
     captions: job.captions,
     captionsUrl: succeeded ? await sameOriginMediaUrl(storedMediaKey(job.captionsKey)) : null,
+    voice: succeeded ? job.voice : null,
     warnings: succeeded ? job.warnings : [],
     error:
       job.status === "failed"

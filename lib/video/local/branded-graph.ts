@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { CaptionCue, CaptionLayout } from "./caption-layout";
+import { linkCaptionFonts, scriptFontFor } from "./caption-fonts";
+import { type CaptionCue, type CaptionLayout, toAss } from "./caption-layout";
 import { quote } from "./quote";
 
 const ffColor = (hex: string) => `0x${hex.slice(1)}`;
@@ -51,6 +52,10 @@ export type BrandedFrame = {
   height: number;
   fps: number;
   fontFile: string;
+  /** The brand font's family name, for libass. */
+  fontFamily: string;
+  /** The captions' language (BCP 47): which CJK face draws Han letters. */
+  language: string;
   scenes: BackgroundScene[];
   /** The end card's background (a held gradient) and its frames. */
   endCard: { input: number; frames: number; start: number; lines: string[]; top: number };
@@ -75,8 +80,8 @@ export type BrandedFrame = {
 
 /**
  * Moving scenes: each image converted to yuv420p once, held with loop and panned by a moving crop, the
- * scenes joined; then, per frame, the overlay texts, the captions (one drawtext per line, enabled only
- * while its phrase is spoken), the end card's call to action, the logo in its corner, the end card's
+ * scenes joined; then, per frame, the overlay texts, the end card's call to action, the captions (libass,
+ * each phrase while it is spoken), the logo in its corner, the end card's
  * large logo, and the progress bar.
  */
 async function movingGraph(frame: BrandedFrame, dir: string): Promise<string> {
@@ -110,14 +115,9 @@ async function movingGraph(frame: BrandedFrame, dir: string): Promise<string> {
       enable: `between(t,${from.toFixed(3)},${(to - 0.001).toFixed(3)})`,
     });
   }
-  if (frame.captions) {
-    for (const cue of frame.cues) {
-      await drawBlock(
-        captionBlock(frame, cue, `between(t,${cue.start.toFixed(3)},${(cue.end - 0.001).toFixed(3)})`),
-      );
-    }
-  }
   if (endCard.lines.length) await drawBlock(ctaBlock(frame, `gte(t,${endCard.start.toFixed(3)})`));
+  const captions = await captionsFilter(frame, dir);
+  if (captions) draws.push(captions);
   graph.push(`${joined}${draws.length ? `,${draws.join(",")}` : ""}[drawn]`);
 
   let last = "drawn";
@@ -175,19 +175,33 @@ function progressAndPoster(frame: BrandedFrame, last: string) {
   ];
 }
 
-function captionBlock(frame: BrandedFrame, cue: CaptionCue, enable: string): TextBlock {
-  const layout = frame.captions as CaptionLayout;
-  return {
-    lines: cue.lines,
-    top: layout.bottom - cue.lines.length * layout.lineHeight,
-    center: { x: layout.safe.x, width: layout.safe.width },
-    fontSize: layout.fontSize,
-    lineHeight: layout.lineHeight,
-    padding: layout.padding,
-    textColor: frame.captionText,
-    boxColor: frame.captionBox,
-    enable,
-  };
+/**
+ * The captions as one ASS file for the render and the `subtitles` filter (libass) that draws them, the
+ * fonts it needs in a directory of their own; null without captions.
+ */
+async function captionsFilter(frame: BrandedFrame, dir: string) {
+  if (!frame.captions || !frame.cues.length) return null;
+  const fontsDir = path.join(dir, "caption-fonts");
+  await linkCaptionFonts(
+    frame.cues.map((cue) => cue.text),
+    frame.fontFile,
+    fontsDir,
+  );
+  const assFile = path.join(dir, "captions.ass");
+  await fs.promises.writeFile(
+    assFile,
+    toAss(frame.cues, {
+      width: frame.width,
+      height: frame.height,
+      layout: frame.captions,
+      fontFamily: frame.fontFamily,
+      bold: /bold/i.test(path.basename(frame.fontFile)),
+      textColor: frame.captionText,
+      boxColor: frame.captionBox,
+      fontFor: (text) => scriptFontFor(text)?.family(frame.language) ?? null,
+    }),
+  );
+  return `subtitles=filename=${quote(assFile)}:fontsdir=${quote(fontsDir)}`;
 }
 
 function ctaBlock(frame: BrandedFrame, enable: string): TextBlock {
@@ -203,7 +217,7 @@ function ctaBlock(frame: BrandedFrame, enable: string): TextBlock {
 
 /**
  * Without motion (brand gradients), the picture changes only where a phrase or a scene does: each such
- * stretch is drawn once (background, caption, logo, and the progress bar as long as the video so far)
+ * stretch is drawn once (background, caption through libass, logo, and the progress bar as long as the video so far)
  * and held with loop, as the text-only render always was, so nothing is drawn or copied per frame. The
  * bar thus moves on phrase by phrase: a bar moved per frame costs a copy of every held frame (measured:
  * about a quarter more encode time), and a bar redrawn every half second costs more stills than that.
@@ -220,14 +234,21 @@ async function heldGraph(frame: BrandedFrame, dir: string): Promise<string> {
   }
   if (frame.captions) for (const cue of cues) cuts.add(Math.min(storyFrames, Math.round(cue.start * fps)));
   const bounds = [...cuts].sort((a, b) => a - b);
-  type Stretch = { input: number; from: number; frames: number; blocks: TextBlock[]; end: boolean };
+  type Stretch = {
+    input: number;
+    from: number;
+    frames: number;
+    blocks: TextBlock[];
+    end: boolean;
+    caption: boolean;
+  };
   const stretches: Stretch[] = [];
   for (const [index, from] of bounds.slice(0, -1).entries()) {
     const frames = bounds[index + 1] - from;
     if (frames <= 0) continue;
     if (from >= storyFrames) {
       const blocks = endCard.lines.length ? [ctaBlock(frame, "")] : [];
-      stretches.push({ input: endCard.input, from, frames, blocks, end: true });
+      stretches.push({ input: endCard.input, from, frames, blocks, end: true, caption: false });
       continue;
     }
     let sceneEnd = 0;
@@ -237,8 +258,7 @@ async function heldGraph(frame: BrandedFrame, dir: string): Promise<string> {
     }) as BackgroundScene;
     const time = (from + 0.5) / fps;
     const cue = cues.find((candidate) => time >= candidate.start && time < candidate.end);
-    const blocks = cue && frame.captions ? [captionBlock(frame, cue, "")] : [];
-    stretches.push({ input: scene.input, from, frames, blocks, end: false });
+    stretches.push({ input: scene.input, from, frames, blocks: [], end: false, caption: Boolean(cue) });
   }
 
   const graph: string[] = [];
@@ -261,16 +281,22 @@ async function heldGraph(frame: BrandedFrame, dir: string): Promise<string> {
   let endsTaken = 0;
   const barHeight = progressBarHeight(frame);
   // Every stretch's text files written at once: the encode is waiting for this graph.
-  const texts = await Promise.all(
-    stretches.map(async (stretch) =>
-      (await Promise.all(stretch.blocks.map((block) => textDraws(block, frame.fontFile, dir)))).flat(),
+  const [texts, captions] = await Promise.all([
+    Promise.all(
+      stretches.map(async (stretch) =>
+        (await Promise.all(stretch.blocks.map((block) => textDraws(block, frame.fontFile, dir)))).flat(),
+      ),
     ),
-  );
+    captionsFilter(frame, dir),
+  ]);
   for (const [index, stretch] of stretches.entries()) {
     const use = taken.get(stretch.input) ?? 0;
     taken.set(stretch.input, use + 1);
     let label = `in${stretch.input}_${use}`;
     const draws = texts[index];
+    // A stretch's still is captioned at the middle of its first frame's time (one libass per stretch).
+    if (stretch.caption && captions)
+      draws.unshift(`setpts=${((stretch.from + 0.5) / fps).toFixed(4)}/TB`, captions);
     const bar = Math.round((frame.width * stretch.from) / totalFrames);
     if (bar > 0)
       draws.push(`drawbox=x=0:y=0:w=${bar}:h=${barHeight}:color=${ffColor(frame.accentBox)}:t=fill`);

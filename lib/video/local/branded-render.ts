@@ -3,12 +3,19 @@ import fs from "node:fs";
 import path from "node:path";
 import { buffer as readAll } from "node:stream/consumers";
 import sharp from "sharp";
-import { brandFontFile } from "@/lib/media/brand-fonts";
+import { brandFontFamily, brandFontFile } from "@/lib/media/brand-fonts";
 import { getMediaStorage } from "@/lib/media/storage";
 import { inSpan } from "@/lib/telemetry/tracing";
 import { type RenderRequest, UnrenderableError, videoMediaPrefix } from "../provider";
 import { type BackgroundScene, type Pan, videoGraph } from "./branded-graph";
-import { type CaptionCue, captionLayout, captionPhrases, toWebVtt } from "./caption-layout";
+import {
+  type CaptionCue,
+  captionLayout,
+  captionPhrases,
+  SENTENCE_END,
+  toWebVtt,
+  wrapCaption,
+} from "./caption-layout";
 import { isHexColor, readableTextOn } from "./contrast";
 import { FPS, onRenderProgress, renderThreads, videoAndPosterOutputs } from "./encode-settings";
 import { fileDurationSeconds } from "./file-duration";
@@ -21,7 +28,7 @@ import { safeArea } from "./safe-areas";
 import { drawGradient, prepareSceneImages } from "./scene-images";
 import { wrapLines } from "./scenes";
 import { buildAudioTrack, type Pcm, pcmSeconds } from "./speech";
-import { type SpeechEngine, speechEngines } from "./speech-engines";
+import { espeakVoice, type SpeechEngine, speechEngines } from "./speech-engines";
 
 const QUIET_OVERWRITE = ["-nostdin", "-hide_banner", "-v", "error", "-y"];
 /** How long the end card holds (the pause after each phrase is the brief's pace). */
@@ -49,7 +56,13 @@ async function speakPhrases(options: {
   dir: string;
   signal: AbortSignal;
   onSpoken: (count: number) => void;
-}): Promise<{ speeches: (Pcm | null)[]; warnings: string[]; engine: string | null }> {
+}): Promise<{
+  speeches: (Pcm | null)[];
+  warnings: string[];
+  engine: string | null;
+  /** The engine and its voice (`espeak-ng:es`), null without a voice. */
+  voice: string | null;
+}> {
   const { phrases, engines, dir, signal, onSpoken } = options;
   const failures: string[] = [];
   for (const engine of engines) {
@@ -79,7 +92,7 @@ async function speakPhrases(options: {
           return pcm;
         });
       }
-      return { speeches, warnings: [], engine: engine.name };
+      return { speeches, warnings: [], engine: engine.name, voice: `${engine.name}:${engine.voice}` };
     } catch (error) {
       if (signal.aborted) throw error;
       failures.push(`${engine.name}: ${(error as Error).message}`);
@@ -92,6 +105,7 @@ async function speakPhrases(options: {
     speeches: phrases.map(() => null),
     warnings: [`The video has no voice: ${why}.`],
     engine: null,
+    voice: null,
   };
 }
 
@@ -141,7 +155,8 @@ export async function renderBranded(
   const secondary = isHexColor(request.brand.secondaryColor) ? request.brand.secondaryColor : "#F59E0B";
   const captionsOn = request.captions ?? true;
   const layout = captionLayout(aspectRatio, width, height, font);
-  const phrases = captionPhrases(request.script, layout.lineChars);
+  const language = request.brand.language;
+  const phrases = captionPhrases(request.script, layout.lineChars, language);
   if (phrases.length === 0)
     throw new UnrenderableError("invalid_request", "The script has no words to show.");
   const pace = paceFromBrief(request.brief);
@@ -248,9 +263,11 @@ export async function renderBranded(
   const planned = (async () => {
     const [
       [{ images, warnings: imageWarnings }, { logo, endLogo }, hasMusic, endFile],
-      { speeches, warnings: speechWarnings, engine },
+      { speeches, warnings: speechWarnings, engine, voice },
     ] = await Promise.all([preparing, speaking]);
     warnings.push(...imageWarnings, ...speechWarnings);
+    if (engine?.startsWith("espeak") && !espeakVoice(language))
+      warnings.push(`eSpeak NG has no voice for "${language}": the video is spoken in English.`);
     const prepared = new Set(images.map((image) => image.index));
     await Promise.all(
       sources.map((_, index) =>
@@ -274,9 +291,9 @@ export async function renderBranded(
       const speech = speeches[index];
       const talk = speech ? pcmSeconds(speech) : readingSeconds(text, pace) - pace.pauseSeconds;
       spoken.push({ start: cursor, end: cursor + talk });
-      const lines = wrapLines(text, layout.lineChars);
+      const lines = wrapCaption(text, layout.lineChars, language);
       // The brief's pause after a sentence; a phrase cut inside a sentence runs on after a breath.
-      const pause = /[.!?…]$/.test(text) ? pace.pauseSeconds : MID_SENTENCE_PAUSE;
+      const pause = SENTENCE_END.test(text) ? pace.pauseSeconds : MID_SENTENCE_PAUSE;
       cues.push({ text, lines, start: cursor, end: cursor + talk + pause });
       cursor += talk + pause;
     }
@@ -312,6 +329,8 @@ export async function renderBranded(
           height,
           fps: FPS,
           fontFile,
+          fontFamily: brandFontFamily(font),
+          language,
           scenes: backgrounds,
           endCard: {
             input: endInput,
@@ -349,7 +368,7 @@ export async function renderBranded(
       ),
       audioGraph({ voiceInput, musicInput: hasMusic ? musicInput : null, total, spoken }),
     ].join(";\n");
-    return { graph, cues, spoken, speeches, engine, logo };
+    return { graph, cues, spoken, speeches, voice, logo };
   })();
 
   const videoFile = file("video.mp4");
@@ -373,7 +392,7 @@ export async function renderBranded(
       },
     ),
   );
-  const [{ cues, spoken, speeches, engine: speechEngine, logo }] = await Promise.all([planned, encoding]);
+  const [{ cues, spoken, speeches, voice, logo }] = await Promise.all([planned, encoding]);
   onProgress(95);
 
   const prefix = videoMediaPrefix(request.jobId);
@@ -403,7 +422,7 @@ export async function renderBranded(
     scenes,
     cues,
     spoken,
-    voice: speechEngine,
+    voice,
     layout: { captions: layout, safe, logo: logo ? { x: safe.x, y: safe.y, ...logo } : null },
   };
 }

@@ -24,6 +24,7 @@ import { runProcess } from "./run-process";
 import { planStills, stillInputs } from "./scene-stills";
 import { splitIntoScenes } from "./scenes";
 import { buildAudioTrack, type Pcm, pcmSeconds, speak } from "./speech";
+import { espeakVoice } from "./speech-engines";
 
 export { paceFromBrief };
 
@@ -94,7 +95,7 @@ async function planScenes(options: {
       espeak,
       textFile,
       wavFile: path.join(dir, `say-${index}.wav`),
-      language: request.brand.language,
+      voice: espeakVoice(request.brand.language) ?? "en",
       wordsPerMinute: pace.wordsPerMinute,
       signal,
     });

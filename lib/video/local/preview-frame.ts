@@ -5,7 +5,7 @@ import path from "node:path";
 import sharp from "sharp";
 import type { VideoAspectRatio } from "@/lib/contracts/video-rules";
 import { drawBrandCard } from "@/lib/media/brand-card-image";
-import { brandFontFile } from "@/lib/media/brand-fonts";
+import { brandFontFamily, brandFontFile } from "@/lib/media/brand-fonts";
 import { videoGraph } from "./branded-graph";
 import { fitLogo, logoSizes, overlayLayout } from "./branded-render";
 import { captionLayout, captionPhrases } from "./caption-layout";
@@ -86,6 +86,8 @@ export async function renderPreviewFrame(
         height,
         fps: FPS,
         fontFile: brandFontFile(kit.font, "bold"),
+        fontFamily: brandFontFamily(kit.font),
+        language: "en",
         scenes: [
           {
             input: 0,

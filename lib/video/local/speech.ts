@@ -62,33 +62,21 @@ export function buildAudioTrack(format: Omit<Pcm, "data">, slots: { clip: Pcm | 
   return Buffer.concat([header, data]);
 }
 
-/**
- * Speaks `textFile` with espeak-ng into `wavFile`. A language espeak-ng has no voice for falls back to
- * English rather than failing the render.
- */
+/** Speaks `textFile` with espeak-ng's `voice` (espeakVoice picks one that exists) into `wavFile`. */
 export async function speak(options: {
   espeak: EspeakProgram;
   textFile: string;
   wavFile: string;
-  language: string;
+  voice: string;
   wordsPerMinute: number;
   signal?: AbortSignal;
 }): Promise<Pcm> {
-  const { espeak, textFile, wavFile, language, wordsPerMinute, signal } = options;
-  const run = (voice: string) =>
-    runProcess(
-      espeak.command,
-      [...espeak.prefix, "-v", voice, "-s", String(wordsPerMinute), "-w", wavFile, "-f", textFile],
-      {
-        signal,
-      },
-    );
-  try {
-    await run(language);
-  } catch (error) {
-    if (signal?.aborted || language === "en") throw error;
-    await run("en");
-  }
+  const { espeak, textFile, wavFile, voice, wordsPerMinute, signal } = options;
+  await runProcess(
+    espeak.command,
+    [...espeak.prefix, "-v", voice, "-s", String(wordsPerMinute), "-w", wavFile, "-f", textFile],
+    { signal },
+  );
   return readWav(await fs.promises.readFile(wavFile));
 }
 
@@ -98,30 +86,27 @@ export const SHELL = "/bin/sh";
  * Speaks many phrases with espeak-ng from one process: a /bin/sh that runs them in `lanes` sequential
  * groups side by side. Each spawn from the app (a large Node process) costs several milliseconds of
  * its only JS thread, and the render cannot start encoding before every phrase is spoken; the shell
- * forks cheaply. Same fallback as speak(): a language without a voice is spoken in English. Rejects
- * when any phrase fails; the caller tries the next engine.
+ * forks cheaply. Rejects when any phrase fails; the caller tries the next engine.
  */
 export async function speakAll(options: {
   espeak: EspeakProgram;
   items: { text: string; wavFile: string }[];
-  language: string;
+  voice: string;
   wordsPerMinute: number;
   lanes: number;
   signal?: AbortSignal;
   /** Called as each phrase is spoken (the shell prints its index). */
   onSpoken?: (index: number) => void;
 }): Promise<Pcm[]> {
-  const { espeak, items, language, wordsPerMinute, lanes, signal, onSpoken } = options;
+  const { espeak, items, voice, wordsPerMinute, lanes, signal, onSpoken } = options;
   if (items.length === 0) return [];
   const program = [espeak.command, ...espeak.prefix].map(quote).join(" ");
-  const say = (voice: string, item: { wavFile: string }) =>
+  const say = (item: { wavFile: string }) =>
     `${program} -v ${quote(voice)} -s ${Math.round(wordsPerMinute)} -w ${quote(item.wavFile)} -f ${quote(`${item.wavFile}.txt`)}`;
   // The shell writes each phrase's text file itself (printf is built in): written from here, they would
   // wait behind whatever else holds libuv's threads (a render's sharp images), and the encode waits on them.
   const sayOne = (item: { text: string; wavFile: string }) =>
-    `printf '%s' ${quote(item.text)} > ${quote(`${item.wavFile}.txt`)} && ${
-      language === "en" ? say("en", item) : `{ ${say(language, item)} || ${say("en", item)}; }`
-    }`;
+    `printf '%s' ${quote(item.text)} > ${quote(`${item.wavFile}.txt`)} && ${say(item)}`;
   const laneCount = Math.max(1, Math.min(lanes, items.length));
   const groups = Array.from({ length: laneCount }, (_, lane) =>
     items.flatMap((item, index) => (index % laneCount === lane ? [{ item, index }] : [])),
