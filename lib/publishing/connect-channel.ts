@@ -18,7 +18,7 @@ import {
   type TelegramChatMember,
   TelegramError,
   type TelegramUser,
-} from "./telegram";
+} from "./platforms/telegram/client";
 
 const CHECK_TIMEOUT_MS = 10_000;
 

@@ -15,10 +15,10 @@ import { contentHash } from "@/lib/posts/content-hash";
 import { getPostForPrincipal } from "@/lib/posts/get-post";
 import { getQueue } from "@/lib/queue/boss";
 import { getChannelForPrincipal } from "./channels";
-import { linkedinVideoRuleViolation } from "./linkedin-video";
+import { instagramStoryVideoViolation } from "./platforms/instagram/adapter";
+import { linkedinVideoRuleViolation } from "./platforms/linkedin/video";
 import { settlePostStatus } from "./post-status";
 import { enqueuePublication, ensurePublishQueue } from "./publication-queue";
-import { instagramStoryVideoViolation } from "./publish-instagram";
 import { PLATFORM_NAMES, publishRuleViolation } from "./publish-rules";
 
 const QUEUE_OPEN_TIMEOUT_MS = 3000;

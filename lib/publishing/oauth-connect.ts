@@ -13,13 +13,15 @@ import { encryptSecret } from "@/lib/security/encrypt-secret";
 import { keepChannelAvatar, removeChannelAvatar } from "./channel-avatar";
 import type { OAuthCredentials } from "./channels";
 import { PLATFORM_RETRY_AFTER_SECONDS } from "./connect-channel";
+import { signOAuthState, verifyOAuthState } from "./oauth-state";
+import { PlatformError } from "./platform-error";
 import {
   exchangeInstagramCode,
   instagramAccount,
   instagramAuthorizeUrl,
   instagramConfigured,
   longLivedInstagramToken,
-} from "./instagram";
+} from "./platforms/instagram/client";
 import {
   exchangeLinkedInCode,
   type LinkedInTokens,
@@ -28,9 +30,7 @@ import {
   linkedinPages,
   linkedinPagesEnabled,
   linkedinUserInfo,
-} from "./linkedin";
-import { signOAuthState, verifyOAuthState } from "./oauth-state";
-import { PlatformError } from "./platform-error";
+} from "./platforms/linkedin/client";
 
 /** The platforms that connect through OAuth. */
 export const OAUTH_CHANNELS = ["linkedin", "instagram"] as const;

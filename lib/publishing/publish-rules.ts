@@ -25,7 +25,7 @@ export type PublishRuleViolation = {
  * when it runs, since the post may have been edited in between). Telegram: the post's video goes as
  * sendVideo, the media plan's images as sendPhoto or an album (sendMediaGroup), each with a caption of at
  * most 1,024 characters; without media, sendMessage takes 4,096. LinkedIn's video rules need the media
- * store (its size) and the video job that made it (its length), so they are linkedin-video.ts's
+ * store (its size) and the video job that made it (its length), so they are platforms/linkedin/video.ts's
  * linkedinVideoRuleViolation.
  * Instagram: media required, the video as a reel or the media plan's generated images; a carousel plan
  * needs 2 to 10 of them. An Instagram story sends no text: it needs the video or one generated image.

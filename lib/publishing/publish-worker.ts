@@ -4,8 +4,9 @@ import { log } from "@/lib/log";
 import { trackHandler } from "@/lib/queue/boss";
 import { countRun, runInSpan } from "@/lib/queue/job-spans";
 import type { QueueWorker } from "@/lib/queue/workers";
+import { sweepPublications } from "./publication-lease";
 import { ensurePublishQueue, PUBLISH_QUEUE, type PublishJobData } from "./publication-queue";
-import { runPublication, sweepPublications } from "./run-publication";
+import { runPublication } from "./run-publication";
 
 const globalForSweep = globalThis as unknown as { brandStudioPublishSweep?: NodeJS.Timeout };
 

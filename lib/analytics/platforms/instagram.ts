@@ -2,10 +2,10 @@ import "server-only";
 import type { ChannelConnection } from "@/db/schema";
 import { getEnv } from "@/lib/config";
 import type { MetricName } from "@/lib/contracts/metric-names";
-import { INSTAGRAM_GRAPH_VERSION } from "@/lib/publishing/instagram";
 import { hostOf, platformCall } from "@/lib/publishing/platform-call";
 import { networkFailure, PlatformError } from "@/lib/publishing/platform-error";
-import { freshInstagramToken } from "@/lib/publishing/publish-instagram";
+import { freshInstagramToken } from "@/lib/publishing/platforms/instagram/adapter";
+import { INSTAGRAM_GRAPH_VERSION } from "@/lib/publishing/platforms/instagram/client";
 import { mark, NOT_YET, type PlatformPull, type PullTarget } from "./types";
 
 /**

@@ -1,10 +1,10 @@
 import "server-only";
 import type { ChannelConnection } from "@/db/schema";
 import { getEnv } from "@/lib/config";
-import { LINKEDIN_VERSION } from "@/lib/publishing/linkedin";
 import { hostOf, platformCall } from "@/lib/publishing/platform-call";
 import { kindOfStatus, networkFailure, PlatformError } from "@/lib/publishing/platform-error";
-import { freshLinkedInToken } from "@/lib/publishing/publish-linkedin";
+import { freshLinkedInToken } from "@/lib/publishing/platforms/linkedin/adapter";
+import { LINKEDIN_VERSION } from "@/lib/publishing/platforms/linkedin/client";
 import { mark, NOT_YET, type PlatformPull, type PullTarget } from "./types";
 
 /**

@@ -1,7 +1,7 @@
 import "server-only";
 import type { ChannelConnection } from "@/db/schema";
 import { channelCredentials } from "@/lib/publishing/channels";
-import { callTelegram } from "@/lib/publishing/telegram";
+import { callTelegram } from "@/lib/publishing/platforms/telegram/client";
 import { mark, type PlatformPull } from "./types";
 
 /**

@@ -1,6 +1,6 @@
 import { BrandSettings } from "@/components/brands/brand-settings";
-import { instagramConfigured } from "@/lib/publishing/instagram";
-import { linkedinConfigured, linkedinPagesEnabled } from "@/lib/publishing/linkedin";
+import { instagramConfigured } from "@/lib/publishing/platforms/instagram/client";
+import { linkedinConfigured, linkedinPagesEnabled } from "@/lib/publishing/platforms/linkedin/client";
 
 export const metadata = { title: "Brand settings" };
 

@@ -4,6 +4,10 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Post } from "@/db/schema";
 import { getMediaStorage, storedMediaKey } from "@/lib/media/storage";
 import { videoJobOfFile } from "@/lib/posts/post-video";
+import { assertBrandMedia, storedVideoKey } from "@/lib/publishing/media-delivery";
+import { PlatformError } from "@/lib/publishing/platform-error";
+import type { PublishRuleViolation } from "@/lib/publishing/publish-rules";
+import type { PublishRun } from "../adapter";
 import {
   finalizeLinkedInVideoUpload,
   initializeLinkedInVideoUpload,
@@ -11,11 +15,7 @@ import {
   linkedinVideoStatus,
   putLinkedInVideoPart,
   putLinkedInVideoThumbnail,
-} from "./linkedin";
-import { assertBrandMedia, storedVideoKey } from "./media-delivery";
-import { PlatformError } from "./platform-error";
-import type { PublishRuleViolation } from "./publish-rules";
-import type { PublishRun } from "./publish-run";
+} from "./client";
 
 /**
  * A post's video on LinkedIn (the Videos API): LinkedIn takes a video only as an upload, so it must be a file

@@ -1,7 +1,7 @@
 import "server-only";
 import { getEnv } from "@/lib/config";
-import { hostOf, platformCall } from "./platform-call";
-import { networkFailure, PlatformError } from "./platform-error";
+import { hostOf, platformCall } from "@/lib/publishing/platform-call";
+import { networkFailure, PlatformError } from "@/lib/publishing/platform-error";
 
 /**
  * Instagram through "Instagram API with Instagram Login" (a professional account), the calls publishing

@@ -1,7 +1,7 @@
 import "server-only";
 import { getEnv } from "@/lib/config";
-import { hostOf, platformCall } from "./platform-call";
-import { kindOfStatus, networkFailure, PlatformError } from "./platform-error";
+import { hostOf, platformCall } from "@/lib/publishing/platform-call";
+import { kindOfStatus, networkFailure, PlatformError } from "@/lib/publishing/platform-error";
 
 /**
  * LinkedIn, the calls publishing needs (https://learn.microsoft.com/linkedin/): OAuth 2.0 authorization

@@ -1,11 +1,11 @@
 import "server-only";
 import { getEnv } from "@/lib/config";
-import { hostOf, platformCall } from "./platform-call";
+import { hostOf, platformCall } from "@/lib/publishing/platform-call";
 import {
   PlatformError,
   type PlatformFailureKind,
   networkFailure as platformNetworkFailure,
-} from "./platform-error";
+} from "@/lib/publishing/platform-error";
 
 /**
  * The Telegram Bot API (https://core.telegram.org/bots/api), the few methods publishing needs. Every call

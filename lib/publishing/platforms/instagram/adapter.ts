@@ -15,7 +15,12 @@ import type { PublicationPlacement } from "@/lib/contracts/enums";
 import { log } from "@/lib/log";
 import { storedMediaKey } from "@/lib/media/storage";
 import { videoJobOfFile } from "@/lib/posts/post-video";
-import { oauthCredentials, saveOAuthCredentials } from "./channels";
+import { oauthCredentials, saveOAuthCredentials } from "@/lib/publishing/channels";
+import { fetchableMediaUrl, storedVideoKey } from "@/lib/publishing/media-delivery";
+import { oauthCredentialsFrom } from "@/lib/publishing/oauth-connect";
+import { PlatformError } from "@/lib/publishing/platform-error";
+import { type PublishRuleViolation, publishedText } from "@/lib/publishing/publish-rules";
+import { type PlatformAdapter, PublishingLimitReached, type PublishRun, type Sent } from "../adapter";
 import {
   createInstagramContainer,
   instagramContainerStatus,
@@ -24,12 +29,7 @@ import {
   instagramRecentMedia,
   publishInstagramContainer,
   refreshInstagramToken,
-} from "./instagram";
-import { fetchableMediaUrl, storedVideoKey } from "./media-delivery";
-import { oauthCredentialsFrom } from "./oauth-connect";
-import { PlatformError } from "./platform-error";
-import { type PublishRuleViolation, publishedText } from "./publish-rules";
-import type { PublishRun, Sent } from "./publish-run";
+} from "./client";
 
 /**
  * A long-lived token (60 days) closer than this to its expiry is refreshed before it is used; Instagram
@@ -111,7 +111,7 @@ export async function instagramStoryVideoViolation(
 }
 
 /** The 24-hour publishing limit is used up; `resetAt` is when the oldest counted post leaves the window. */
-export class InstagramLimitReached extends Error {
+export class InstagramLimitReached extends PublishingLimitReached {
   constructor(
     readonly used: number,
     readonly total: number,
@@ -346,3 +346,17 @@ export function instagramDelivery(
     return { externalId: mediaId, permalink: permalink ?? profileUrl(channel), publishedAt: new Date() };
   };
 }
+
+/** Instagram: a fresh long-lived token, the media by signed URLs, containers, and the container's word. */
+export const instagramAdapter: PlatformAdapter<InstagramMedia> = {
+  freshCredentials: freshInstagramToken,
+  prepareMedia: async (post, placement) => ({ media: await instagramMedia(post, placement) }),
+  send({ credential, channel, text, media, publication }, run) {
+    // A container an earlier try sent media_publish with (it may have posted, or be published again).
+    const earlier = publication.callRef
+      ? { containerId: publication.callRef, since: publication.startedAt ?? publication.createdAt }
+      : null;
+    return instagramDelivery(credential, channel, text, media, earlier)(run);
+  },
+  reconcile: instagramCallOutcome,
+};

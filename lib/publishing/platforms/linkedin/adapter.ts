@@ -1,6 +1,10 @@
 import "server-only";
 import type { ChannelConnection } from "@/db/schema";
-import { type OAuthCredentials, oauthCredentials, saveOAuthCredentials } from "./channels";
+import { type OAuthCredentials, oauthCredentials, saveOAuthCredentials } from "@/lib/publishing/channels";
+import { mediaPlanImages, type PlanImage } from "@/lib/publishing/media-delivery";
+import { oauthCredentialsFrom } from "@/lib/publishing/oauth-connect";
+import { PlatformError } from "@/lib/publishing/platform-error";
+import type { PlatformAdapter, PublishRun } from "../adapter";
 import {
   createLinkedInPost,
   findLinkedInPost,
@@ -8,12 +12,8 @@ import {
   linkedinCommentary,
   refreshLinkedInToken,
   uploadLinkedInImage,
-} from "./linkedin";
-import { type LinkedInVideoFile, uploadLinkedInVideo } from "./linkedin-video";
-import type { PlanImage } from "./media-delivery";
-import { oauthCredentialsFrom } from "./oauth-connect";
-import { PlatformError } from "./platform-error";
-import type { PublishRun } from "./publish-run";
+} from "./client";
+import { type LinkedInVideoFile, linkedinVideo, uploadLinkedInVideo } from "./video";
 
 /** An access token closer than this to its expiry is refreshed before it is used. */
 export const REFRESH_BEFORE_MS = 10 * 60_000;
@@ -89,3 +89,18 @@ export async function sendLinkedInPost(
     return { externalId: found.urn, permalink: found.permalink, publishedAt: new Date() };
   }
 }
+
+type LinkedInMedia = { images: PlanImage[]; video: LinkedInVideoFile | null };
+
+/** LinkedIn: a refreshed token, one video or images (uploaded first), then the post. */
+export const linkedinAdapter: PlatformAdapter<LinkedInMedia> = {
+  freshCredentials: freshLinkedInToken,
+  async prepareMedia(post) {
+    // A LinkedIn post carries one video or images: the post's video wins over its media plan's images.
+    const video = await linkedinVideo(post);
+    if (video && "violation" in video) return { violation: video.violation };
+    return { media: { images: video ? [] : await mediaPlanImages(post), video: video?.file ?? null } };
+  },
+  send: ({ credential, channel, text, media }, run) =>
+    sendLinkedInPost(credential, channel, text, media, run),
+};
