@@ -342,6 +342,20 @@ const RUN: Step[] = [
   // An unknown outcome for real: the fake Telegram posts the message, then answers 502.
   { id: "mark-publication-posted", status: 200, prepare: unknownOutcomePublication },
   { id: "send-publication-again", status: 200, prepare: unknownOutcomePublication },
+  // Results: a post's metrics (none yet for the draft: an empty list), a refresh on the sandbox post, the brand's analytics.
+  { id: "get-post-metrics", status: 200 },
+  { id: "refresh-post-metrics", status: 202 },
+  { id: "get-brand-analytics", status: 200 },
+  // Languages: the channel speaks the demo brand's main language; the sandbox post's group goes to its channels.
+  {
+    id: "update-channel",
+    status: 200,
+    prepare: async (page) => {
+      await page.getByTestId("param-channelId").fill(String(answers["connect-channel"].channelId));
+      await page.getByTestId("request-body").fill(JSON.stringify({ language: "en" }));
+    },
+  },
+  { id: "publish-all-languages", status: 202 },
   {
     id: "disconnect-channel",
     status: 204,

@@ -91,6 +91,10 @@ function changeOf(method: string, cardId: string, body: Json): string {
       return "publishes it for real on the channel {body.channelId}: that channel's audience sees the post, and it cannot be taken back from here.";
     case "disconnect-channel":
       return "disconnects the channel: its stored token is deleted and its scheduled publications are canceled.";
+    case "refresh-post-metrics":
+      return "reads its results from the platforms again now; the post itself does not change.";
+    case "publish-all-languages":
+      return "publishes each language version of its group for real on the channels of that language: their audiences see the posts, and it cannot be taken back from here.";
     case "cancel-publication":
       return "cancels it if it is still scheduled; nothing is sent.";
     case "remove-member":
