@@ -582,8 +582,11 @@ describe("publishing to Instagram", () => {
 
   it("a revoked token (code 190) ends failed channel_reauth_required, and the connection shows reconnect", async () => {
     const before = instagram.posts.length;
-    instagram.revokeAll();
+    // Revoked as the post goes out: revoked earlier, the results collector's next read could mark the
+    // connection first, and the publish would be refused up front (checked below) instead of failing its run.
+    instagram.behavior.revokeOnNextPost = true;
     const created = await publish(await newPost("Nobody will see this one.", 1));
+    expect(created.status, created.text).toBe(202);
     const done = await settled(created.body.publicationId);
     expect(done.status).toBe("failed");
     expect(done.error).toMatchObject({ code: "channel_reauth_required", retryable: false });

@@ -575,8 +575,11 @@ describe("publishing to LinkedIn", () => {
 
   it("a revoked token ends failed channel_reauth_required, and the connection shows needs_reconnect", async () => {
     const before = linkedin.posts.length;
-    linkedin.revokeAll();
+    // Revoked as the post goes out: revoked earlier, the results collector's next read could mark the
+    // connection first, and the publish would be refused up front (checked below) instead of failing its run.
+    linkedin.behavior.revokeOnNextPost = true;
     const created = await publish(await newPost("Nobody will see this one."));
+    expect(created.status, created.text).toBe(202);
     const done = await settled(created.body.publicationId);
     expect(done.status).toBe("failed");
     expect(done.error).toMatchObject({ code: "channel_reauth_required", retryable: false });

@@ -28,7 +28,7 @@ import { listen, readBody, sampleMp4, sendJson } from "./fake-provider-kit";
  * error_subcode, fbtrace_id}}`; a refused token is code 190. Knobs (`behavior`, also `POST /__fake/behavior`):
  * the next N media_publish calls answer 429 (Retry-After) or 5xx, or post and answer 5xx anyway
  * (`failAfterPublish`), or are never answered and post nothing (`dropPublish`); `priorPosts` adds to the 24-hour count;
- * `tokenLifetimeSeconds`; `revokeAll()`. `posts` records every post made (also `GET /__fake/state`).
+ * `tokenLifetimeSeconds`; `revokeAll()`, or `revokeOnNextPost` (revoked as the next container is made). `posts` records every post made (also `GET /__fake/state`).
  * Insights (Instagram API with Instagram Login): `GET /{media-id}/insights?metric=views,reach,likes,comments,
  * shares,saved,total_interactions` → `{data: [{name, period: "lifetime", values: [{value}], title, id}]}`;
  * an empty `data` for a fresh post (no data yet); `impressions`, `plays`, `video_views` answer the
@@ -64,6 +64,8 @@ export type FakeInstagramBehavior = {
   priorPosts: number;
   /** expires_in of the long-lived tokens it issues. */
   tokenLifetimeSeconds: number;
+  /** The next container creation revokes every token first (the user revoked access just as a post went out). */
+  revokeOnNextPost: boolean;
   /** The profile picture's link no longer answers (404), as a CDN link does once it expires. */
   avatarGone: boolean;
 };
@@ -180,6 +182,7 @@ export async function startFakeInstagram(options: { port?: number } = {}): Promi
     priorPosts: 0,
     tokenLifetimeSeconds: 5_184_000,
     avatarGone: false,
+    revokeOnNextPost: false,
   };
   let nextId = 18_000_000_000_000_000n;
   const newId = () => String(nextId++);
@@ -347,6 +350,10 @@ export async function startFakeInstagram(options: { port?: number } = {}): Promi
       });
     }
 
+    if (behavior.revokeOnNextPost && req.method === "POST" && path.endsWith("/media")) {
+      behavior.revokeOnNextPost = false;
+      for (const token of tokens.values()) token.revoked = true;
+    }
     if (!valid(accessToken, "long") && !(path === "/me" && valid(accessToken))) return invalidToken(res);
 
     if (path === "/me" && req.method === "GET") {

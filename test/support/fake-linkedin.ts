@@ -33,8 +33,8 @@ import { readBody, sendJson } from "./fake-provider-kit";
  * Knobs (`behavior`, also `POST /__fake/behavior`): the next N post calls answer 429 (with Retry-After) or
  * 5xx, or make the post and then answer 5xx (`recordThenFail`); the next N author finder calls fail
  * (`finderError`); the next N video part PUTs answer 5xx (`videoPartError`); `tokenLifetimeSeconds`;
- * `revokeAll()` makes every issued token answer 401. `posts` records every post
- * made (also `GET /__fake/state`), so a test can count them.
+ * `revokeAll()` makes every issued token answer 401 (`revokeOnNextPost`: as the next REST write arrives).
+ * `posts` records every post made (also `GET /__fake/state`), so a test can count them.
  * Results (`insights` grows them, see fake-insights.ts; `POST /__fake/insights`):
  * - `GET /rest/memberCreatorPostAnalytics?q=entity&entity=(share:{urn})&queryType=IMPRESSION|MEMBERS_REACHED|
  *   REACTION|COMMENT|RESHARE&aggregation=TOTAL` → `{elements: [{count, metricType}]}` (none for a fresh
@@ -70,6 +70,8 @@ export type FakeLinkedInBehavior = {
   tokenLifetimeSeconds: number;
   /** The profile picture's link no longer answers (404), as a CDN link does once it expires. */
   avatarGone: boolean;
+  /** The next REST write (a post, an upload) revokes every token first: access revoked just as a post went out. */
+  revokeOnNextPost: boolean;
   /** Size of a video upload part (LinkedIn's are 4 MB); the last part holds the rest. */
   videoPartBytes: number;
   /** The next `count` video part PUTs answer `status` (and store nothing). */
@@ -201,6 +203,7 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
     videoPartLatencyMs: 0,
     videoProcessing: { reads: 1, fail: null },
     avatarGone: false,
+    revokeOnNextPost: false,
   };
   let nextPost = 7_100_000_000_000_000_000n;
   let nextImage = 1;
@@ -529,6 +532,10 @@ export async function startFakeLinkedIn(options: { port?: number } = {}): Promis
     }
 
     if (url.pathname.startsWith("/rest/")) {
+      if (behavior.revokeOnNextPost && req.method === "POST") {
+        behavior.revokeOnNextPost = false;
+        for (const known of tokens.values()) known.revoked = true;
+      }
       const token = bearer(req);
       if (!token) return fail(res, 401, ...REVOKED);
       const version = req.headers["linkedin-version"] as string | undefined;
