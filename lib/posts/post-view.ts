@@ -27,9 +27,10 @@ export function toPostView(
     caption: row.caption,
     mediaPlan: {
       format: row.mediaPlan.format,
-      items: row.mediaPlan.items.map(({ imageKey: _key, ...item }, index) => ({
+      items: row.mediaPlan.items.map(({ imageKey: _key, imageJob, ...item }, index) => ({
         ...item,
         imageUrl: imageUrls[index] ?? null,
+        imageJob: imageJob ?? null,
       })),
     },
     hashtags: row.hashtags,
