@@ -53,7 +53,9 @@ async function settleItem(
     if (!current || index === undefined || index < 0) return false;
     const items = current.mediaPlan.items.map((item, i) => (i === index ? { ...item, ...next } : item));
     const mediaPlan = { ...current.mediaPlan, items };
-    const status = next.imageKey ? await applyContentEdit(tx, current, { ...current, mediaPlan }) : current.status;
+    const status = next.imageKey
+      ? await applyContentEdit(tx, current, { ...current, mediaPlan })
+      : current.status;
     await tx
       .update(posts)
       .set({ mediaPlan, status, ...(next.imageKey ? { updatedAt: new Date() } : {}) })

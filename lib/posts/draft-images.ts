@@ -47,7 +47,13 @@ export async function withDraftImages(principal: Principal, brand: Brand, rows: 
 /** The drafts were not saved: their cards are no one's. */
 export async function dropDraftImages(rows: Post[]) {
   const keys = rows.flatMap((row) => row.mediaPlan.items.flatMap((item) => item.imageKey ?? []));
-  await Promise.all(keys.map((key) => getMediaStorage().remove(key).catch(() => {})));
+  await Promise.all(
+    keys.map((key) =>
+      getMediaStorage()
+        .remove(key)
+        .catch(() => {}),
+    ),
+  );
 }
 
 /** After the drafts are saved: one background job per pending item (the answer does not wait for them). */

@@ -19,7 +19,8 @@ import { toSignedPostView } from "./post-view";
 type Item = MediaPlan["items"][number];
 
 /** A new random key per image, so a signed URL of a replaced image never shows the new one. */
-export const newImageKey = (postId: string) => `posts/${postId}/media/${randomBytes(12).toString("base64url")}.jpg`;
+export const newImageKey = (postId: string) =>
+  `posts/${postId}/media/${randomBytes(12).toString("base64url")}.jpg`;
 
 /**
  * The post, its brand and the item at `index`, for a change to the item's image: a member of the brand

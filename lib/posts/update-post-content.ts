@@ -27,9 +27,13 @@ function withImageKeys(sent: NonNullable<UpdatePostInput["mediaPlan"]>, current:
     items: sent.items.map(({ imageUrl, imageJob: _ignored, ...item }) => {
       const path = imageUrl ? pathOf(imageUrl) : null;
       const kept =
-        path && item.type === "image" ? held.find((candidate) => path.endsWith(`/${candidate.imageKey}`)) : undefined;
+        path && item.type === "image"
+          ? held.find((candidate) => path.endsWith(`/${candidate.imageKey}`))
+          : undefined;
       if (!kept) return item;
-      return kept.imageJob ? { ...item, imageKey: kept.imageKey, imageJob: kept.imageJob } : { ...item, imageKey: kept.imageKey };
+      return kept.imageJob
+        ? { ...item, imageKey: kept.imageKey, imageJob: kept.imageJob }
+        : { ...item, imageKey: kept.imageKey };
     }),
   };
 }
