@@ -250,6 +250,21 @@ describe("new drafts with an image model (fake OpenAI)", () => {
     // A new image is new content (a new version); the draft stays a draft.
     expect(done.version).not.toBe(post.version);
     expect(done.status).toBe("draft");
+
+    // An editor that still holds the draft as created (its cards, its pending states) and saves it keeps
+    // the model's images: the card's URL names the image that replaced it, and a sent state is ignored.
+    const stale = await call(`/api/posts/${post.postId}`, {
+      method: "PATCH",
+      json: { mediaPlan: post.mediaPlan },
+    });
+    expect(stale.status, stale.text).toBe(200);
+    const pathsOf = (view: PostView) =>
+      imageItems(view).map((item) => new URL(item.imageUrl as string, server.url).pathname);
+    expect(pathsOf(postSchema.parse(stale.body))).toEqual(pathsOf(done));
+    expect(imageItems(postSchema.parse(stale.body)).map((item) => item.imageJob)).toEqual([
+      { state: "ready" },
+      { state: "ready" },
+    ]);
   });
 
   it("keeps the card and says why when the image model fails", async () => {

@@ -47,4 +47,9 @@ export const IMAGE_SOURCES = ["cards", "model"] as const;
 export type ImageSource = (typeof IMAGE_SOURCES)[number];
 /** A background model image's state: queued, being made, in place, or failed (the card stays). */
 export const IMAGE_JOB_STATES = ["pending", "generating", "ready", "failed"] as const;
-export type MediaImageJob = { state: (typeof IMAGE_JOB_STATES)[number]; error?: string };
+export type MediaImageJob = {
+  state: (typeof IMAGE_JOB_STATES)[number];
+  error?: string;
+  /** Stored only, never shown: the card a ready model image replaced, so an edit sent with it keeps the image. */
+  card?: string;
+};

@@ -1,5 +1,5 @@
 import "server-only";
-import { APICallError } from "ai";
+import { APICallError, RetryError } from "ai";
 import { eq } from "drizzle-orm";
 import type { Job, PgBoss } from "pg-boss";
 import { getDb } from "@/db/client";
@@ -71,7 +71,8 @@ const isState =
 
 /** Why the model's image failed, for the item (no secrets: the status code, not the provider's answer). */
 function failureReason(error: unknown) {
-  const status = APICallError.isInstance(error) && error.statusCode ? ` (HTTP ${error.statusCode})` : "";
+  const cause = RetryError.isInstance(error) ? error.lastError : error;
+  const status = APICallError.isInstance(cause) && cause.statusCode ? ` (HTTP ${cause.statusCode})` : "";
   return `The image model did not return a usable image${status}. The card stays; press Generate to try again.`;
 }
 
@@ -100,7 +101,12 @@ export async function runDraftImage(job: DraftImageJob) {
     await settleItem(job, isState("generating"), { imageJob: failed });
     return "failed" as const;
   }
-  if (!(await settleItem(job, isState("generating"), { imageKey: key, imageJob: { state: "ready" } }))) {
+  if (
+    !(await settleItem(job, isState("generating"), {
+      imageKey: key,
+      imageJob: { state: "ready", card: job.cardKey },
+    }))
+  ) {
     // The card was replaced or removed meanwhile: that change wins, and this picture is no one's.
     await storage.remove(key).catch(() => {});
     return "superseded" as const;

@@ -19,7 +19,7 @@ import { log } from "@/lib/log";
 import { assertBrandHasContext, assertBriefLongEnough, assertModelWrites } from "./check-brief";
 import { dropDraftImages, queueDraftImages, withDraftImages } from "./draft-images";
 import { moderateContent, moderationError } from "./moderate-content";
-import { toPostView } from "./post-view";
+import { toSignedPostView } from "./post-view";
 import { type Draft, type DraftStreamHandlers, writeDraft } from "./write-draft";
 
 async function assertBriefAllowed({
@@ -241,7 +241,8 @@ export async function savePostDrafts({
       latencyMs: row.latencyMs,
     });
   }
-  return rows.map((row) => toPostView(row));
+  // Signed URLs of the images the drafts arrive with (no query: a new draft has no video).
+  return Promise.all(rows.map((row) => toSignedPostView(row)));
 }
 
 function postRow({

@@ -30,7 +30,9 @@ export function toPostView(
       items: row.mediaPlan.items.map(({ imageKey: _key, imageJob, ...item }, index) => ({
         ...item,
         imageUrl: imageUrls[index] ?? null,
-        imageJob: imageJob ?? null,
+        imageJob: imageJob
+          ? { state: imageJob.state, ...(imageJob.error ? { error: imageJob.error } : {}) }
+          : null,
       })),
     },
     hashtags: row.hashtags,

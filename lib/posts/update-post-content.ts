@@ -19,6 +19,7 @@ import { toSignedPostView } from "./post-view";
  * sends that image's `imageUrl` back (a signed URL, expired or not: only the key in its path counts,
  * and only keys the post already holds), so items can be reordered or removed without losing images.
  * A kept image keeps its background job's state (the job follows the image's key); a sent state is ignored.
+ * An editor that still holds a new draft's card after the model's image replaced it keeps the model's image.
  */
 function withImageKeys(sent: NonNullable<UpdatePostInput["mediaPlan"]>, current: MediaPlan): MediaPlan {
   const held = current.items.filter((item) => item.imageKey);
@@ -28,7 +29,9 @@ function withImageKeys(sent: NonNullable<UpdatePostInput["mediaPlan"]>, current:
       const path = imageUrl ? pathOf(imageUrl) : null;
       const kept =
         path && item.type === "image"
-          ? held.find((candidate) => path.endsWith(`/${candidate.imageKey}`))
+          ? held.find((candidate) =>
+              [candidate.imageKey, candidate.imageJob?.card].some((key) => key && path.endsWith(`/${key}`)),
+            )
           : undefined;
       if (!kept) return item;
       return kept.imageJob
