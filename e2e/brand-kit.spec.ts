@@ -362,6 +362,12 @@ test("a new draft's images are in the preview at once: the brand's cards, then t
     const { brandId } = await created.json();
     await page.goto(`${server.url}/brands/${brandId}`);
     await page.getByLabel("Post images").selectOption("model");
+    await page.getByLabel("Post images").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${shots}/brand-post-images-1280.png` });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByLabel("Post images").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${shots}/brand-post-images-390.png` });
+    await page.setViewportSize({ width: 1280, height: 900 });
     await page.getByRole("button", { name: /^Save/ }).click();
     await expect
       .poll(
