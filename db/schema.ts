@@ -18,6 +18,8 @@ import type {
   AvatarStatus,
   BrandRole,
   ChannelConnectionStatus,
+  ImageSource,
+  MediaImageJob,
   PostStatus,
   PublicationPlacement,
   PublicationStatus,
@@ -29,6 +31,8 @@ export type {
   AvatarStatus,
   BrandRole,
   ChannelConnectionStatus,
+  ImageSource,
+  MediaImageJob,
   PostStatus,
   PublicationStatus,
   VideoJobStatus,
@@ -116,6 +120,9 @@ export const brands = pgTable("brands", {
   // published; times are shown in this IANA time zone.
   requiresApproval: boolean("requires_approval").notNull().default(false),
   timeZone: text("time_zone").notNull().default("UTC"),
+  // Where a new draft's media-plan images come from (lib/contracts/post-rules.ts IMAGE_SOURCES): branded
+  // cards drawn at once, or the image model in the background (each item starts with its card).
+  imageSource: text("image_source").$type<ImageSource>().notNull().default("cards"),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
@@ -198,6 +205,8 @@ export type MediaPlan = {
     overlayText?: string;
     /** The item's image in the media store (generated, drawn or uploaded); responses sign a URL for it. */
     imageKey?: string;
+    /** The background model image for this item (lib/posts/draft-images.ts); not part of the content. */
+    imageJob?: MediaImageJob | null;
   }[];
 };
 

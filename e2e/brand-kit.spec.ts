@@ -336,3 +336,95 @@ test("media-plan images from an image model (a fake of OpenAI's /v1/images/gener
     await fake.close();
   }
 });
+
+test("a new draft's images are in the preview at once: the brand's cards, then the image model's pictures", async ({
+  page,
+}) => {
+  test.setTimeout(150_000);
+  const shots = "/tmp/shots-images";
+  fs.mkdirSync(shots, { recursive: true });
+  const fake = await startFakeOpenAI();
+  // The model writes one 4:5 image item; the image model holds its answer until released.
+  fake.state.image = { kind: "hold", color: "#12AB34" };
+  const server = await startTestServer({
+    env: { OPENAI_API_KEY: "sk-e2e-arrive", OPENAI_BASE_URL: fake.url, IMAGE_MODEL: "gpt-image-1" },
+  });
+  try {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const headers = await signUp(page, server.url);
+    const created = await page.request.post(`${server.url}/api/brands`, {
+      headers,
+      data: { name: "Harbour Bakery", tone: "warm", voice: "short sentences", primaryColor: "#0E7C66" },
+    });
+    expect(created.status()).toBe(201);
+
+    // The owner chooses model images in the brand's settings.
+    const { brandId } = await created.json();
+    await page.goto(`${server.url}/brands/${brandId}`);
+    await page.getByLabel("Post images").selectOption("model");
+    await page.getByLabel("Post images").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${shots}/brand-post-images-1280.png` });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByLabel("Post images").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${shots}/brand-post-images-390.png` });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByRole("button", { name: /^Save/ }).click();
+    await expect
+      .poll(
+        async () =>
+          (await (await page.request.get(`${server.url}/api/brands/${brandId}`, { headers })).json())
+            .imageSource,
+      )
+      .toBe("model");
+
+    await page.goto(`${server.url}/studio`);
+    await page.getByText("Instagram", { exact: true }).click();
+    await page.getByLabel("Topic").fill("fresh sourdough every morning at the harbour");
+    await page.getByRole("button", { name: "Generate draft" }).click();
+    await expect(page).toHaveURL(/\/studio\/pst_/);
+
+    // Right after generating: the card is in the editor and the preview, and the item says the model is on it.
+    const previewImage = page.locator('[data-channel="instagram"]').getByTestId("preview-image");
+    await expect(page.getByTestId("media-image-0")).toBeVisible();
+    await expect(previewImage).toBeVisible();
+    await expect.poll(() => previewImage.evaluate((image: HTMLImageElement) => image.naturalWidth)).toBe(864);
+    await expect(page.getByTestId("media-image-state-0")).toHaveText(/Card for now/);
+    const pixelOf = async () => {
+      const src = await previewImage.evaluate((image: HTMLImageElement) => image.currentSrc);
+      const bytes = Buffer.from(await (await page.request.get(src)).body());
+      const { data } = await sharp(bytes)
+        .resize(8, 8)
+        .removeAlpha()
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      return [data[0], data[1], data[2]];
+    };
+    const [r, g, b] = await pixelOf();
+    expect(Math.abs(r - 0x0e) + Math.abs(g - 0x7c) + Math.abs(b - 0x66)).toBeLessThan(40);
+    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+    await page.screenshot({ path: `${shots}/arriving-1280.png`, fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${shots}/arriving-390.png`, fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+
+    // The model answers: the studio, polling, shows its picture without a reload.
+    await expect.poll(() => fake.heldImages()).toBeGreaterThan(0);
+    fake.releaseImages();
+    await expect(page.getByTestId("media-image-state-0")).toHaveAttribute("data-state", "ready", {
+      timeout: 60_000,
+    });
+    await expect(page.getByTestId("media-image-state-0")).toHaveText("Made by the image model.");
+    await expect
+      .poll(async () => {
+        const [red, green, blue] = await pixelOf();
+        return Math.abs(red - 0x12) + Math.abs(green - 0xab) + Math.abs(blue - 0x34) < 30;
+      })
+      .toBe(true);
+    await page.screenshot({ path: `${shots}/arrived-1280.png`, fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${shots}/arrived-390.png`, fullPage: true });
+  } finally {
+    await server.stop();
+    await fake.close();
+  }
+});

@@ -76,7 +76,9 @@ describe("generation through an OpenAI-compatible server", () => {
       description: expected.mediaPlan.items[0].description,
       altText: expected.mediaPlan.items[0].altText,
       aspectRatio: "4:5",
-      imageUrl: null,
+      // A new draft's image item arrives with the brand's card (the brand is on cards, the default).
+      imageUrl: expect.stringMatching(/^\/media\/posts\/pst_[\w-]+\/media\/[\w-]+\.jpg\?exp=/),
+      imageJob: null,
     });
     expect(post.generation).toMatchObject({
       provider: "openai-compatible",
@@ -138,7 +140,8 @@ describe("generation through an OpenAI-compatible server", () => {
           altText: "Cover",
           aspectRatio: "16:9",
           overlayText: "Hi",
-          imageUrl: null,
+          imageUrl: expect.stringMatching(/^\/media\/posts\//),
+          imageJob: null,
         },
       ],
     });

@@ -1222,6 +1222,12 @@ export interface components {
              */
             requiresApproval: boolean;
             /**
+             * @description Where a new draft's media-plan images come from. cards: a branded card drawn at once, at no cost. model: the card at once, then the image model's picture in the background (when the deployment has an image model; each call counts against the image rate limit).
+             * @example cards
+             * @enum {string}
+             */
+            imageSource: "cards" | "model";
+            /**
              * @description Videos per calendar month (UTC); null uses the deployment default (VIDEO_MONTHLY_QUOTA).
              * @example 30
              */
@@ -1375,6 +1381,12 @@ export interface components {
              */
             requiresApproval?: boolean;
             /**
+             * @description Where a new draft's media-plan images come from. cards: a branded card drawn at once, at no cost. model: the card at once, then the image model's picture in the background (when the deployment has an image model; each call counts against the image rate limit). Default: "cards".
+             * @example cards
+             * @enum {string}
+             */
+            imageSource?: "cards" | "model";
+            /**
              * @description Videos per calendar month (UTC); null uses the deployment default (VIDEO_MONTHLY_QUOTA). Default: null.
              * @example 30
              */
@@ -1482,6 +1494,12 @@ export interface components {
              * @example false
              */
             requiresApproval?: boolean;
+            /**
+             * @description Where a new draft's media-plan images come from. cards: a branded card drawn at once, at no cost. model: the card at once, then the image model's picture in the background (when the deployment has an image model; each call counts against the image rate limit).
+             * @example cards
+             * @enum {string}
+             */
+            imageSource?: "cards" | "model";
             /**
              * @description Videos per calendar month (UTC); null uses the deployment default (VIDEO_MONTHLY_QUOTA).
              * @example 30
@@ -1684,6 +1702,18 @@ export interface components {
                     overlayText?: string;
                     /** @description The item's image (generated, drawn or uploaded with the media-image operations): a signed URL that expires, or null. Send it back unchanged in an update to keep the image (even when its signature has expired); leave it out to drop it. */
                     imageUrl?: string | null;
+                    /**
+                     * @description The image model's picture for this item when the brand's imageSource is model: pending, generating, ready (it is the image now) or failed (the card stays, error says why). Null when none was asked for. Read-only: ignored in an update.
+                     * @example {
+                     *       "state": "generating"
+                     *     }
+                     */
+                    imageJob?: {
+                        /** @enum {string} */
+                        state: "pending" | "generating" | "ready" | "failed";
+                        /** @description Why the model image failed (the card stays); only when failed. */
+                        error?: string;
+                    } | null;
                 }[];
             };
             /** @description Up to 5 hashtags, no duplicates ignoring case. */
@@ -1823,6 +1853,18 @@ export interface components {
                     overlayText?: string;
                     /** @description The item's image (generated, drawn or uploaded with the media-image operations): a signed URL that expires, or null. Send it back unchanged in an update to keep the image (even when its signature has expired); leave it out to drop it. */
                     imageUrl?: string | null;
+                    /**
+                     * @description The image model's picture for this item when the brand's imageSource is model: pending, generating, ready (it is the image now) or failed (the card stays, error says why). Null when none was asked for. Read-only: ignored in an update.
+                     * @example {
+                     *       "state": "generating"
+                     *     }
+                     */
+                    imageJob?: {
+                        /** @enum {string} */
+                        state: "pending" | "generating" | "ready" | "failed";
+                        /** @description Why the model image failed (the card stays); only when failed. */
+                        error?: string;
+                    } | null;
                 }[];
             };
             /** @description Up to 5 hashtags, no duplicates ignoring case. */
@@ -1960,6 +2002,18 @@ export interface components {
                     overlayText?: string;
                     /** @description The item's image (generated, drawn or uploaded with the media-image operations): a signed URL that expires, or null. Send it back unchanged in an update to keep the image (even when its signature has expired); leave it out to drop it. */
                     imageUrl?: string | null;
+                    /**
+                     * @description The image model's picture for this item when the brand's imageSource is model: pending, generating, ready (it is the image now) or failed (the card stays, error says why). Null when none was asked for. Read-only: ignored in an update.
+                     * @example {
+                     *       "state": "generating"
+                     *     }
+                     */
+                    imageJob?: {
+                        /** @enum {string} */
+                        state: "pending" | "generating" | "ready" | "failed";
+                        /** @description Why the model image failed (the card stays); only when failed. */
+                        error?: string;
+                    } | null;
                 }[];
             };
             /** @description Up to 5 hashtags, no duplicates ignoring case. */
@@ -5252,6 +5306,18 @@ export interface operations {
                             overlayText?: string;
                             /** @description The item's image (generated, drawn or uploaded with the media-image operations): a signed URL that expires, or null. Send it back unchanged in an update to keep the image (even when its signature has expired); leave it out to drop it. */
                             imageUrl?: string | null;
+                            /**
+                             * @description The image model's picture for this item when the brand's imageSource is model: pending, generating, ready (it is the image now) or failed (the card stays, error says why). Null when none was asked for. Read-only: ignored in an update.
+                             * @example {
+                             *       "state": "generating"
+                             *     }
+                             */
+                            imageJob?: {
+                                /** @enum {string} */
+                                state: "pending" | "generating" | "ready" | "failed";
+                                /** @description Why the model image failed (the card stays); only when failed. */
+                                error?: string;
+                            } | null;
                         }[];
                     };
                     /** @description Up to 5 hashtags, no duplicates ignoring case. */

@@ -11,7 +11,8 @@ export async function loadWorkers(): Promise<QueueWorker[]> {
   const { webhookWorker } = await import("@/lib/webhooks/deliver-webhook");
   const { publishWorker } = await import("@/lib/publishing/publish-worker");
   const { metricsWorker } = await import("@/lib/analytics/metrics-worker");
-  return [avatarTrainingWorker, videoWorker, webhookWorker, publishWorker, metricsWorker];
+  const { draftImageWorker } = await import("@/lib/posts/draft-image-worker");
+  return [avatarTrainingWorker, videoWorker, webhookWorker, publishWorker, metricsWorker, draftImageWorker];
 }
 
 export async function startWorkers(boss: PgBoss) {

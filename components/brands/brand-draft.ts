@@ -31,6 +31,8 @@ export type BrandDraft = {
   /** "" for the server's default voice. */
   ttsVoice: string;
   monthlyVideoQuota: string;
+  /** Where new drafts' images come from: "cards" or "model". */
+  imageSource: string;
   /** The brand's IANA time zone; a new brand's form starts from the browser's. */
   timeZone: string;
   /** Posts need an owner's approval before they are scheduled or published. */
@@ -61,6 +63,7 @@ export function toDraft(brand?: BrandResponse): BrandDraft {
     font: brand?.font ?? "sans",
     ttsVoice: brand?.ttsVoice ?? "",
     monthlyVideoQuota: brand?.monthlyVideoQuota == null ? "" : String(brand.monthlyVideoQuota),
+    imageSource: brand?.imageSource ?? "cards",
     timeZone: brand?.timeZone ?? "UTC",
     requiresApproval: brand?.requiresApproval ?? false,
   };
@@ -89,6 +92,7 @@ function toFields(draft: BrandDraft) {
     ttsVoice: draft.ttsVoice === "" ? null : draft.ttsVoice,
     // Not a number stays as typed, so the contract's "whole number" message shows.
     monthlyVideoQuota: quota === "" ? null : Number.isNaN(Number(quota)) ? quota : Number(quota),
+    imageSource: draft.imageSource,
     timeZone: draft.timeZone,
     requiresApproval: draft.requiresApproval,
   } as Record<string, unknown>;

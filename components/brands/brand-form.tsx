@@ -279,6 +279,16 @@ export function BrandForm({
                   ))}
                 </select>
               </Field>
+              <Field
+                label="Post images"
+                error={errors.imageSource}
+                hint="Every image in a new draft starts as a branded card at once. With the image model (when the server has one), its picture replaces the card in the background; each is a paid call."
+              >
+                <select {...bind("imageSource")} className={SELECT}>
+                  <option value="cards">Branded cards (free)</option>
+                  <option value="model">Image model</option>
+                </select>
+              </Field>
             </div>
             {brand && (
               <BrandPreview

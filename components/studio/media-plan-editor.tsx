@@ -25,6 +25,14 @@ const RATIO_CLASS: Record<MediaPlan["items"][number]["aspectRatio"], string> = {
 };
 
 type Item = MediaPlan["items"][number];
+
+/** What a new draft's background model image is doing; the branded card shows meanwhile. */
+const IMAGE_JOB_LABELS: Record<NonNullable<Item["imageJob"]>["state"], string> = {
+  pending: "Card for now; the model's image is queued.",
+  generating: "Card for now; the model is making the image…",
+  ready: "Made by the image model.",
+  failed: "Model image failed.",
+};
 type ImageAction =
   | { index: number; kind: "generate" | "delete" }
   | { index: number; kind: "upload"; file: File };
@@ -75,6 +83,7 @@ function ItemImage({
     setTooLarge(null);
     onAction({ index, kind: "upload", file });
   }
+  const working = item.imageJob?.state === "pending" || item.imageJob?.state === "generating";
   const disabled = locked || busy !== null;
   const small = "rounded px-2 py-1 text-xs font-medium disabled:cursor-not-allowed disabled:opacity-50";
   return (
@@ -95,13 +104,30 @@ function ItemImage({
             No image
           </span>
         )}
-        {busy && (
+        {busy ? (
           <span className="absolute inset-0 grid place-items-center bg-white/70 text-[11px] font-medium text-slate-700">
             {busy === "generate" ? "Making…" : busy === "upload" ? "Uploading…" : "Removing…"}
           </span>
+        ) : (
+          working && (
+            <span className="absolute inset-x-0 bottom-0 animate-pulse bg-white/85 px-1 py-0.5 text-center text-[10px] font-medium text-slate-800">
+              {item.imageJob?.state === "pending" ? "Queued…" : "Making…"}
+            </span>
+          )
         )}
       </div>
-      <div className="flex flex-col items-start gap-1">
+      <div className="flex min-w-0 flex-col items-start gap-1">
+        {item.imageJob && (
+          <span
+            role="status"
+            data-testid={`media-image-state-${index}`}
+            data-state={item.imageJob.state}
+            className={`text-xs ${item.imageJob.state === "failed" ? "text-red-700" : "text-slate-600"}`}
+          >
+            {IMAGE_JOB_LABELS[item.imageJob.state]}
+            {item.imageJob.error ? ` ${item.imageJob.error}` : ""}
+          </span>
+        )}
         <button
           type="button"
           disabled={disabled}

@@ -42,9 +42,9 @@ const contentOf = (post: PostView): PostContent => ({
   mediaPlan: post.mediaPlan,
 });
 
-/** The plan without its images' URLs (their signatures change on every read), to compare edits with. */
+/** The plan without its images' URLs (their signatures change on every read) and job states, to compare edits with. */
 const planShape = (plan: MediaPlan) =>
-  JSON.stringify({ ...plan, items: plan.items.map(({ imageUrl: _url, ...item }) => item) });
+  JSON.stringify({ ...plan, items: plan.items.map(({ imageUrl: _url, imageJob: _job, ...item }) => item) });
 
 const briefOf = (post: PostView): BriefDraft => ({
   brandId: post.brandId,

@@ -34,6 +34,7 @@ export async function toBrandResponse(brand: Brand, role: BrandRole): Promise<Br
       : null,
     timeZone: brand.timeZone,
     requiresApproval: brand.requiresApproval,
+    imageSource: brand.imageSource,
     monthlyVideoQuota: brand.monthlyVideoQuota,
     effectiveMonthlyVideoQuota: effectiveMonthlyQuota(brand.monthlyVideoQuota),
     role,

@@ -67,6 +67,8 @@ export const queryKeys = {
 
 // Matches the Retry-After an avatar upload answers with.
 const TRAINING_POLL_MS = 2000;
+/** How often a post whose images the model is still making is read again. */
+const IMAGE_JOB_POLL_MS = 2000;
 /** Used when a non-terminal job answer carries no Retry-After (it always should). */
 const FALLBACK_POLL_SECONDS = 2;
 /** While a job on screen is still rendering, the job list refreshes this often. */
@@ -131,8 +133,16 @@ export const postQueries = {
     queryOptions({
       queryKey: queryKeys.posts.detail(postId),
       queryFn: async ({ signal }) => (await callApi(getPost, { params: { postId }, signal })).data,
+      // While the image model is making a new draft's images, the post is read again until each settles.
+      refetchInterval: (query) => (imagesInProgress(query.state.data) ? IMAGE_JOB_POLL_MS : false),
     }),
 };
+
+/** True while any media item's background image is queued or being made. */
+export const imagesInProgress = (post: PostView | undefined) =>
+  !!post?.mediaPlan.items.some(
+    (item) => item.imageJob?.state === "pending" || item.imageJob?.state === "generating",
+  );
 
 /** A polled video job: the job, plus what the next poll needs (its ETag and the server's Retry-After). */
 export type PolledJob = { job: VideoJobView; etag: string | null; retryAfterSeconds: number | null };

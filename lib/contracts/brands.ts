@@ -9,7 +9,7 @@ import {
 } from "./brand-kit-rules";
 import { AVATAR_UPLOAD, BRAND_LIMITS, COLOR_PATTERN, HASHTAG_PATTERN, LANGUAGE_PATTERN } from "./brand-rules";
 import { idOf, isoDateTime, userText } from "./common";
-import { AVATAR_STATUSES, BRAND_ROLES } from "./enums";
+import { AVATAR_STATUSES, BRAND_ROLES, IMAGE_SOURCES } from "./enums";
 import { canonicalLanguageTag, MAX_LANGUAGES } from "./language-tags";
 import { defineOperation } from "./operation";
 import { ROUTES } from "./routes";
@@ -173,6 +173,12 @@ export const brandFields = {
     .boolean({ error: "requiresApproval must be true or false." })
     .meta({ example: false })
     .describe("Posts need an owner's approval before they are scheduled or published."),
+  imageSource: z
+    .enum(IMAGE_SOURCES, { error: 'imageSource must be "cards" or "model".' })
+    .meta({ example: "cards" })
+    .describe(
+      "Where a new draft's media-plan images come from. cards: a branded card drawn at once, at no cost. model: the card at once, then the image model's picture in the background (when the deployment has an image model; each call counts against the image rate limit).",
+    ),
   monthlyVideoQuota: z
     .int({ error: "The monthly video quota must be a whole number." })
     .min(0, "The monthly video quota cannot be negative.")
@@ -219,6 +225,7 @@ export const createBrandBody = brandObject({
   ttsVoice: brandFields.ttsVoice.default(null),
   timeZone: brandFields.timeZone.default("UTC"),
   requiresApproval: brandFields.requiresApproval.default(false),
+  imageSource: brandFields.imageSource.default("cards"),
   monthlyVideoQuota: brandFields.monthlyVideoQuota.default(null),
 }).meta({ id: "CreateBrandRequest" });
 
@@ -240,6 +247,7 @@ export const updateBrandBody = brandObject({
   ttsVoice: brandFields.ttsVoice.optional(),
   timeZone: brandFields.timeZone.optional(),
   requiresApproval: brandFields.requiresApproval.optional(),
+  imageSource: brandFields.imageSource.optional(),
   monthlyVideoQuota: brandFields.monthlyVideoQuota.optional(),
 })
   .refine((body) => Object.keys(body).length > 0, "Send at least one field to change.")

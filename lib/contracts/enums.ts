@@ -41,3 +41,15 @@ export type PublicationStatus = (typeof PUBLICATION_STATUSES)[number];
 /** Where on the channel a publication goes: the feed, or (Instagram only) the account's story. */
 export const PUBLICATION_PLACEMENTS = ["feed", "story"] as const;
 export type PublicationPlacement = (typeof PUBLICATION_PLACEMENTS)[number];
+
+/** Where a new draft's images come from: branded cards drawn at once, or the image model in the background. */
+export const IMAGE_SOURCES = ["cards", "model"] as const;
+export type ImageSource = (typeof IMAGE_SOURCES)[number];
+/** A background model image's state: queued, being made, in place, or failed (the card stays). */
+export const IMAGE_JOB_STATES = ["pending", "generating", "ready", "failed"] as const;
+export type MediaImageJob = {
+  state: (typeof IMAGE_JOB_STATES)[number];
+  error?: string;
+  /** Stored only, never shown: the card a ready model image replaced, so an edit sent with it keeps the image. */
+  card?: string;
+};

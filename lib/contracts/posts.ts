@@ -11,7 +11,7 @@ import {
   STORABLE_TEXT_MESSAGE,
   userText,
 } from "./common";
-import { POST_STATUSES } from "./enums";
+import { IMAGE_JOB_STATES, POST_STATUSES } from "./enums";
 import { defineOperation } from "./operation";
 import {
   ASPECT_RATIOS,
@@ -77,6 +77,17 @@ export const mediaItem = z.object({
     .optional()
     .describe(
       "The item's image (generated, drawn or uploaded with the media-image operations): a signed URL that expires, or null. Send it back unchanged in an update to keep the image (even when its signature has expired); leave it out to drop it.",
+    ),
+  imageJob: z
+    .object({
+      state: z.enum(IMAGE_JOB_STATES),
+      error: z.string().optional().describe("Why the model image failed (the card stays); only when failed."),
+    })
+    .nullable()
+    .optional()
+    .meta({ example: { state: "generating" } })
+    .describe(
+      "The image model's picture for this item when the brand's imageSource is model: pending, generating, ready (it is the image now) or failed (the card stays, error says why). Null when none was asked for. Read-only: ignored in an update.",
     ),
 });
 

@@ -17,8 +17,9 @@ import {
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import { assertBrandHasContext, assertBriefLongEnough, assertModelWrites } from "./check-brief";
+import { dropDraftImages, queueDraftImages, withDraftImages } from "./draft-images";
 import { moderateContent, moderationError } from "./moderate-content";
-import { toPostView } from "./post-view";
+import { toSignedPostView } from "./post-view";
 import { type Draft, type DraftStreamHandlers, writeDraft } from "./write-draft";
 
 async function assertBriefAllowed({
@@ -214,12 +215,21 @@ export async function savePostDrafts({
   const ids = drafts.map(() => newId("pst"));
   const groupId = input.groupId ?? ids[0];
   // Every column is set here, so the view is built from what was written, without reading it back.
-  const rows = drafts.map((draft, index) =>
-    postRow({ id: ids[index], groupId, principal, brand, input, draft, now }),
+  // Every image item arrives with an image: its branded card now, the model's in the background.
+  const rows = await withDraftImages(
+    principal,
+    brand,
+    drafts.map((draft, index) => postRow({ id: ids[index], groupId, principal, brand, input, draft, now })),
   );
   // One statement either way: all languages are saved, or none.
-  if (rows.length === 1) await insertPost(db).execute(rows[0]);
-  else await db.insert(posts).values(rows);
+  try {
+    if (rows.length === 1) await insertPost(db).execute(rows[0]);
+    else await db.insert(posts).values(rows);
+  } catch (error) {
+    await dropDraftImages(rows);
+    throw error;
+  }
+  await queueDraftImages(rows);
   for (const row of rows) {
     log.info("post_generated", {
       requestId,
@@ -231,7 +241,8 @@ export async function savePostDrafts({
       latencyMs: row.latencyMs,
     });
   }
-  return rows.map((row) => toPostView(row));
+  // Signed URLs of the images the drafts arrive with (no query: a new draft has no video).
+  return Promise.all(rows.map((row) => toSignedPostView(row)));
 }
 
 function postRow({

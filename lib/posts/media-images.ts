@@ -19,7 +19,8 @@ import { toSignedPostView } from "./post-view";
 type Item = MediaPlan["items"][number];
 
 /** A new random key per image, so a signed URL of a replaced image never shows the new one. */
-const newImageKey = (postId: string) => `posts/${postId}/media/${randomBytes(12).toString("base64url")}.jpg`;
+export const newImageKey = (postId: string) =>
+  `posts/${postId}/media/${randomBytes(12).toString("base64url")}.jpg`;
 
 /**
  * The post, its brand and the item at `index`, for a change to the item's image: a member of the brand
@@ -61,7 +62,8 @@ async function swapItemImage(principal: Principal, postId: string, index: number
       if (item?.type !== "image") throw notFound("Media item");
       const items = current.mediaPlan.items.map((entry, i): Item => {
         if (i !== index) return entry;
-        const { imageKey: _old, ...rest } = entry;
+        // A new image (or none) ends any background job for the old one: its result no longer applies.
+        const { imageKey: _old, imageJob: _job, ...rest } = entry;
         return key ? { ...rest, imageKey: key } : rest;
       });
       const mediaPlan = { ...current.mediaPlan, items };
@@ -92,27 +94,35 @@ export function imagePrompt(brand: Pick<Brand, "name" | "primaryColor" | "second
   ].join("\n");
 }
 
-async function makeImage(brand: Brand, item: Item, post: Post): Promise<Buffer> {
-  if (!hasImageModel()) {
-    const { width, height } = mediaImageSize(item.aspectRatio);
-    return drawBrandCard({
-      width,
-      height,
-      primaryColor: brand.primaryColor,
-      secondaryColor: brand.secondaryColor,
-      font: brand.font,
-      text: item.overlayText ?? brand.name,
-      caption: item.overlayText ? undefined : item.altText,
-    });
-  }
+/** The item's branded card, drawn locally: no network, no cost. */
+export function drawItemCard(brand: Brand, item: Item): Promise<Buffer> {
+  const { width, height } = mediaImageSize(item.aspectRatio);
+  return drawBrandCard({
+    width,
+    height,
+    primaryColor: brand.primaryColor,
+    secondaryColor: brand.secondaryColor,
+    font: brand.font,
+    text: item.overlayText ?? brand.name,
+    caption: item.overlayText ? undefined : item.altText,
+  });
+}
+
+/** The image model's picture for the item, as the item's JPEG (throws when the model fails). */
+export async function modelItemImage(brand: Brand, item: Item, postId: string): Promise<Buffer> {
   const started = Date.now();
+  const { bytes, model } = await generateModelImage({
+    prompt: imagePrompt(brand, item),
+    aspectRatio: item.aspectRatio,
+  });
+  log.info("media_image_generated", { postId, model, latencyMs: Date.now() - started });
+  return toMediaImage(bytes, item.aspectRatio, "The generated image");
+}
+
+async function makeImage(brand: Brand, item: Item, post: Post): Promise<Buffer> {
+  if (!hasImageModel()) return drawItemCard(brand, item);
   try {
-    const { bytes, model } = await generateModelImage({
-      prompt: imagePrompt(brand, item),
-      aspectRatio: item.aspectRatio,
-    });
-    log.info("media_image_generated", { postId: post.id, model, latencyMs: Date.now() - started });
-    return await toMediaImage(bytes, item.aspectRatio, "The generated image");
+    return await modelItemImage(brand, item, post.id);
   } catch (error) {
     log.warn("media_image_generation_failed", { postId: post.id, error });
     throw new ApiError(

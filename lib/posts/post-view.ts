@@ -27,9 +27,12 @@ export function toPostView(
     caption: row.caption,
     mediaPlan: {
       format: row.mediaPlan.format,
-      items: row.mediaPlan.items.map(({ imageKey: _key, ...item }, index) => ({
+      items: row.mediaPlan.items.map(({ imageKey: _key, imageJob, ...item }, index) => ({
         ...item,
         imageUrl: imageUrls[index] ?? null,
+        imageJob: imageJob
+          ? { state: imageJob.state, ...(imageJob.error ? { error: imageJob.error } : {}) }
+          : null,
       })),
     },
     hashtags: row.hashtags,

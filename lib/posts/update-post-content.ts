@@ -18,16 +18,25 @@ import { toSignedPostView } from "./post-view";
  * The plan to store from the plan the editor sent: an image item keeps an image of this post when it
  * sends that image's `imageUrl` back (a signed URL, expired or not: only the key in its path counts,
  * and only keys the post already holds), so items can be reordered or removed without losing images.
+ * A kept image keeps its background job's state (the job follows the image's key); a sent state is ignored.
+ * An editor that still holds a new draft's card after the model's image replaced it keeps the model's image.
  */
 function withImageKeys(sent: NonNullable<UpdatePostInput["mediaPlan"]>, current: MediaPlan): MediaPlan {
-  const keys = current.items.map((item) => item.imageKey).filter((key): key is string => !!key);
+  const held = current.items.filter((item) => item.imageKey);
   return {
     format: sent.format,
-    items: sent.items.map(({ imageUrl, ...item }) => {
+    items: sent.items.map(({ imageUrl, imageJob: _ignored, ...item }) => {
       const path = imageUrl ? pathOf(imageUrl) : null;
-      const key =
-        path && item.type === "image" ? keys.find((candidate) => path.endsWith(`/${candidate}`)) : undefined;
-      return key ? { ...item, imageKey: key } : item;
+      const kept =
+        path && item.type === "image"
+          ? held.find((candidate) =>
+              [candidate.imageKey, candidate.imageJob?.card].some((key) => key && path.endsWith(`/${key}`)),
+            )
+          : undefined;
+      if (!kept) return item;
+      return kept.imageJob
+        ? { ...item, imageKey: kept.imageKey, imageJob: kept.imageJob }
+        : { ...item, imageKey: kept.imageKey };
     }),
   };
 }

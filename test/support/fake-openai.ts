@@ -88,11 +88,17 @@ export async function startFakeOpenAI() {
     flagCategories: ["violence"],
     moderationStatus: 200,
     usage: { prompt_tokens: 321, completion_tokens: 123 },
-    /** /images/generations: the colour of the PNG it draws, or an HTTP status to fail with. */
+    /**
+     * /images/generations: the colour of the PNG it draws, an HTTP status to fail with, or `hold`: each call
+     * waits, unanswered, until releaseImages() answers it with a PNG of that colour.
+     */
     image: { kind: "png", color: "#12AB34" } as
       | { kind: "png"; color: string }
-      | { kind: "status"; status: number },
+      | { kind: "status"; status: number }
+      | { kind: "hold"; color: string },
   };
+  /** Image calls held by `hold`, each waiting to be answered. */
+  const heldImages: (() => void)[] = [];
 
   const server = http.createServer((req, res) => {
     let raw = "";
@@ -145,15 +151,18 @@ export async function startFakeOpenAI() {
         const [width, height] = String(body.size ?? "1024x1024")
           .split("x")
           .map(Number);
-        sharp({ create: { width, height, channels: 3, background: behaviour.color } })
-          .png()
-          .toBuffer()
-          .then((png) =>
-            json(200, {
-              created: Math.floor(Date.now() / 1000),
-              data: [{ b64_json: png.toString("base64") }],
-            }),
-          );
+        const answer = () =>
+          sharp({ create: { width, height, channels: 3, background: behaviour.color } })
+            .png()
+            .toBuffer()
+            .then((png) =>
+              json(200, {
+                created: Math.floor(Date.now() / 1000),
+                data: [{ b64_json: png.toString("base64") }],
+              }),
+            );
+        if (behaviour.kind === "hold") heldImages.push(answer);
+        else void answer();
         return;
       }
 
@@ -180,6 +189,24 @@ export async function startFakeOpenAI() {
         behaviour.kind === "malformed"
           ? '{"caption": "Half a draft and then the model wandered off'
           : JSON.stringify((behaviour.draft ?? defaultDraft)(briefFrom(body?.messages)));
+      if (body?.stream) {
+        // Streamed (server-sent events, OpenAI's chat.completion.chunk): the answer in a few pieces, then usage.
+        const chunk = (payload: Record<string, unknown>) =>
+          `data: ${JSON.stringify({ id: "chatcmpl-fake", object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model: body?.model ?? "fake", ...payload })}\n\n`;
+        const size = Math.ceil(content.length / 6);
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        for (let at = 0; at < content.length; at += size) {
+          const delta = { ...(at === 0 ? { role: "assistant" } : {}), content: content.slice(at, at + size) };
+          res.write(chunk({ choices: [{ index: 0, delta, finish_reason: null }] }));
+        }
+        res.write(chunk({ choices: [{ index: 0, delta: {}, finish_reason: "stop" }] }));
+        const usage = {
+          ...state.usage,
+          total_tokens: state.usage.prompt_tokens + state.usage.completion_tokens,
+        };
+        res.write(chunk({ choices: [], usage }));
+        return res.end("data: [DONE]\n\n");
+      }
       return json(200, {
         id: "chatcmpl-fake",
         object: "chat.completion",
@@ -200,6 +227,13 @@ export async function startFakeOpenAI() {
     chatRequests: () => requests.filter((request) => request.path.endsWith("/chat/completions")),
     speechRequests: () => requests.filter((request) => request.path.endsWith("/audio/speech")),
     imageRequests: () => requests.filter((request) => request.path.endsWith("/images/generations")),
+    /** How many image calls `hold` is holding now. */
+    heldImages: () => heldImages.length,
+    /** Answers every held image call (and answers new ones at once from now on). */
+    releaseImages() {
+      if (state.image.kind === "hold") state.image = { kind: "png", color: state.image.color };
+      for (const answer of heldImages.splice(0)) answer();
+    },
     moderationRequests: () => requests.filter((request) => request.path.endsWith("/moderations")),
     reset() {
       requests.length = 0;

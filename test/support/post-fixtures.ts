@@ -21,6 +21,7 @@ export function brandRow(overrides: Partial<Brand> = {}): Brand {
     musicKey: null,
     ttsVoice: null,
     requiresApproval: false,
+    imageSource: "cards",
     timeZone: "UTC",
     createdAt: new Date(),
     updatedAt: new Date(),
