@@ -75,7 +75,10 @@ export async function updateChannelLanguage({
   return toChannelView(row);
 }
 
-/** DELETE /api/channels/{channelId}: its scheduled publications are canceled, then the row (and token) goes. */
+/**
+ * DELETE /api/channels/{channelId}: its scheduled publications are canceled, then the row (and token) goes;
+ * a Telegram bot's webhook is deleted.
+ */
 export async function disconnectChannel({
   principal,
   channelId,
