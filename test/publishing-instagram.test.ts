@@ -145,7 +145,8 @@ describe("connecting Instagram through OAuth", () => {
 
   it("a grant without the insights permission asks for a reconnect for results only; a full grant ends it", async () => {
     const { callback: partial } = await authorize("allow-publishing");
-    expect((await callback(partial)).status).toBe(303);
+    const partialDone = await callback(partial);
+    expect(partialDone.status, partialDone.text).toBe(303);
     const [limited] = await channels();
     expect(limited).toMatchObject({ channelId, status: "active", resultsReconnect: true });
     // Publishing keeps working without it.

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, eq, gte, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gte, lte, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { getDb } from "@/db/client";
 import { channelConnections, channelFollowerCounts, publicationMetricPulls } from "@/db/schema";
@@ -70,15 +70,17 @@ export function analyticsPeriod(query: Pick<Query, "from" | "to">, timeZone: str
 
 /**
  * A brand's published publications in [start, end) with their latest views, reach and interactions: the
- * publications through `publications_brand_published_at_idx`, each one's post and latest values through
- * their primary keys (a LATERAL lookup, so the cost follows the brand's publications, not the table's size).
+ * publications through `publications_brand_published_at_idx`, each one's post and latest values by primary
+ * key (LATERAL lookups, so the cost follows the brand's publications, not the tables' size).
  */
 export function brandRowsQuery(brandId: string, start: Date, end: Date, channelId?: string) {
   return sql`
     SELECT p.id AS publication_id, p.post_id, p.channel, p.published_at, p.permalink, po.caption,
-      po.media_plan -> 'items' -> 0 ->> 'imageKey' AS image_key, l.views, l.reach, l.interactions
+      po.image_key, l.views, l.reach, l.interactions
     FROM publications p
-    JOIN posts po ON po.id = p.post_id
+    CROSS JOIN LATERAL (
+      SELECT caption, media_plan -> 'items' -> 0 ->> 'imageKey' AS image_key FROM posts WHERE id = p.post_id
+    ) po
     CROSS JOIN LATERAL (
       SELECT max(m.value) FILTER (WHERE m.metric = 'views') AS views,
         max(m.value) FILTER (WHERE m.metric = 'reach') AS reach,
@@ -215,6 +217,7 @@ export async function getBrandAnalytics(args: {
     )
     .orderBy(asc(channelFollowerCounts.day));
 
+  // The period's pull rows through (brand_id, published_at), not a list of every publication id.
   const missingRows = current.length
     ? await db
         .select({
@@ -223,18 +226,20 @@ export async function getBrandAnalytics(args: {
         })
         .from(publicationMetricPulls)
         .where(
-          inArray(
-            publicationMetricPulls.publicationId,
-            current.map((row) => row.publicationId),
+          and(
+            eq(publicationMetricPulls.brandId, brandId),
+            gte(publicationMetricPulls.publishedAt, current[0].publishedAt),
+            lte(publicationMetricPulls.publishedAt, current[current.length - 1].publishedAt),
           ),
         )
     : [];
   const channelOf = new Map(current.map((row) => [row.publicationId, row.channel]));
   const reasons = new Map<string, Analytics["missing"][number]>();
   for (const { publicationId, missing } of missingRows) {
+    const channel = channelOf.get(publicationId);
+    if (!channel) continue;
     for (const [metric, why] of Object.entries(missing)) {
       if (!why) continue;
-      const channel = channelOf.get(publicationId) ?? "telegram";
       const key = `${channel}|${metric}|${why.state}|${why.reason}`;
       const seen = reasons.get(key);
       if (seen) seen.publications++;

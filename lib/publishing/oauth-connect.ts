@@ -304,10 +304,10 @@ async function saveConnection({
     connectedBy: principal.userId,
   };
   await db.transaction(async (tx) => {
-    if (existing) await tx.update(channelConnections).set(fields).where(eq(channelConnections.id, id));
     // A reconnect that granted the results permission ends the results' "connect again" notice.
     if (existing && account.scopes?.includes(INSTAGRAM_INSIGHTS_SCOPE))
       await tx.update(channelMetricState).set({ notice: null }).where(eq(channelMetricState.channelId, id));
+    if (existing) await tx.update(channelConnections).set(fields).where(eq(channelConnections.id, id));
     else
       await tx.insert(channelConnections).values({
         id,
