@@ -23,7 +23,7 @@ function note(row: ChannelConnection, mediaDelivery: "url" | "upload") {
  * Instagram reads results only with instagram_business_manage_insights: an account whose grant did not name
  * it (or was not kept: connected before) is asked to connect again, for results only.
  */
-export const needsResultsReconnect = (row: ChannelConnection) =>
+const needsResultsReconnect = (row: ChannelConnection) =>
   row.channel === "instagram" && !row.grantedScopes?.includes(INSTAGRAM_INSIGHTS_SCOPE);
 
 /** A connection as the API shows it: never its credentials; our copy of its picture freshly signed. */
