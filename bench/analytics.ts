@@ -55,7 +55,7 @@ async function main() {
   const { getQueue, stopQueue } = await import("@/lib/queue/boss");
   const { scheduleMetricPulls } = await import("@/lib/analytics/metrics-worker");
   const { pullPublicationMetrics } = await import("@/lib/analytics/collect-metrics");
-  const { getBrandAnalytics } = await import("@/lib/analytics/brand-analytics");
+  const { brandRowsQuery, getBrandAnalytics } = await import("@/lib/analytics/brand-analytics");
   const db = await getDb();
 
   // --- 1. collection -------------------------------------------------------------------------------------
@@ -88,7 +88,8 @@ async function main() {
     for (let i = start; i < Math.min(count, start + 500); i++) {
       const postId = newId("pst");
       const mediaId = String(18_000_000_000_000_000n + BigInt(i));
-      const publishedAt = new Date(now - ((i * 7919) % (89 * DAY)) - 60_000);
+      // Spread over 89 days, in a scrambled order (7919 is prime, so i ↦ i·7919 mod count is a permutation).
+      const publishedAt = new Date(now - Math.floor((((i * 7919) % count) / count) * 89 * DAY) - 60_000);
       instagram.posts.push({
         id: mediaId,
         igUserId: instagram.account.userId,
@@ -136,13 +137,19 @@ async function main() {
   const boss = await getQueue();
   const firstRun = await scheduleMetricPulls(boss);
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   let next = 0;
+  const outcomes: Record<string, number> = {};
   await Promise.all(
     Array.from({ length: 8 }, async () => {
-      while (next < ids.length) await pullPublicationMetrics(ids[next++]);
+      while (next < ids.length) {
+        const outcome = await pullPublicationMetrics(ids[next++]);
+        outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+      }
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
   const afterPull = await scheduleMetricPulls(boss);
   const twoHoursLater = await scheduleMetricPulls(boss, new Date(now + 2 * 3_600_000));
   console.log(`collection: ${count} publications, scheduler queued ${firstRun.publications} at first,`);
@@ -153,6 +160,10 @@ async function main() {
     `  one worker's handler, 8 at a time, ${instagram.insights.behavior.latencyMs} ms fake latency:`,
   );
   console.log(`  ${(count / seconds).toFixed(1)} publications/s (${seconds.toFixed(1)} s)`);
+  console.log(
+    `  this process's CPU (the handler, the fake, the driver): ${((cpu.user + cpu.system) / 1000 / count).toFixed(2)} ms per publication`,
+  );
+  console.log(`  outcomes: ${JSON.stringify(outcomes)}`);
 
   // --- 2. brand analytics over a year ---------------------------------------------------------------------
   const posts = Number(option("posts", "500"));
@@ -194,13 +205,15 @@ async function main() {
   console.log(
     `brand analytics, ${posts} posts over a year: p50 ${percentile(times, 50).toFixed(1)} ms, p95 ${percentile(times, 95).toFixed(1)} ms`,
   );
-  const plan = await sql.unsafe(`explain (analyze, buffers)
-    SELECT p.id, max(l.value) FILTER (WHERE l.metric = 'views')
-    FROM publications p JOIN posts po ON po.id = p.post_id
-    LEFT JOIN publication_metric_latest l ON l.publication_id = p.id AND l.metric IN ('views', 'reach', 'interactions')
-    WHERE p.brand_id = '${yearBrand}' AND p.status = 'published'
-      AND p.published_at >= now() - interval '366 days' AND p.published_at < now()
-    GROUP BY p.id, po.id`);
+  // The plan of the API's own query, for the whole period it reads (the year and the year before).
+  const { sql: drizzleSql } = await import("drizzle-orm");
+  const explained = await db.execute(
+    drizzleSql`EXPLAIN (ANALYZE, BUFFERS) ${brandRowsQuery(yearBrand, new Date(now - 732 * DAY), new Date(now + DAY))}`,
+  );
+  const plan = (Array.isArray(explained) ? explained : (explained as { rows: unknown[] }).rows) as Record<
+    string,
+    string
+  >[];
   console.log(plan.map((row) => row["QUERY PLAN"]).join("\n"));
 
   await sql.end();

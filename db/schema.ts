@@ -390,6 +390,9 @@ export const channelConnections = pgTable(
     // The language the channel speaks (BCP 47): "Publish all languages" sends it that language's version.
     language: text("language").notNull().default("en"),
     credentials: text("credentials").notNull(),
+    // The permissions the platform granted at the last connect (Instagram's token exchange names them); null
+    // when not known (connected before they were kept, or a platform that does not say).
+    grantedScopes: text("granted_scopes").array(),
     status: text("status").$type<ChannelConnectionStatus>().notNull().default("active"),
     statusMessage: text("status_message"),
     // Kept when its creator deletes their account (DELETE /api/users/me), like posts and video jobs.

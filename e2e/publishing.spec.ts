@@ -212,6 +212,45 @@ test("connect LinkedIn through its consent page and publish a text post with an 
   await shoot(page, "publish-linkedin-page");
 });
 
+test("an Instagram account allowed to publish only is asked once to reconnect for results", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const headers = await signUp(page);
+  const instagramUrl = process.env.E2E_INSTAGRAM_URL as string;
+  const brand = await page.request.post("/api/brands", {
+    headers,
+    data: { name: "Contoso Roasters", tone: "warm and upbeat", voice: "short sentences" },
+  });
+  const { brandId } = await brand.json();
+  const consent = new RegExp(`^${instagramUrl}/oauth/authorize\\?`);
+  const back = new RegExp(`/brands/${brandId}\\?connected=chn_`);
+
+  // As an account connected before Brand Studio asked for insights: publishing granted, insights not.
+  await page.goto(`/brands/${brandId}`);
+  const panel = page.getByTestId("channels-panel");
+  await expect(panel.getByText("No channel connected yet.")).toBeVisible();
+  await panel.getByRole("button", { name: "Connect Instagram" }).click();
+  await expect(page).toHaveURL(consent);
+  await page.getByRole("link", { name: "Grant publishing only" }).click();
+  await expect(page).toHaveURL(back);
+  const notice = panel.getByTestId("results-reconnect");
+  await expect(notice).toContainText("Reconnect to allow results.");
+  await expect(notice).toContainText("Publishing keeps working");
+  await expectAxeClean(page, "channels with a results reconnect notice", '[data-testid="channels-panel"]');
+  await shoot(page, "channels-results-reconnect");
+
+  // Reconnect and allow everything: the notice is gone, the same connection stays.
+  await notice.getByRole("button", { name: "Reconnect Instagram" }).click();
+  await expect(page).toHaveURL(consent);
+  await page.getByRole("link", { name: "Allow", exact: true }).click();
+  await expect(page).toHaveURL(back);
+  const connected = panel.getByRole("list", { name: "Connected channels" });
+  await expect(connected).toContainText("Instagram · @acme_roasters");
+  await expect(connected.getByRole("listitem")).toHaveCount(1);
+  await expect(panel.getByTestId("results-reconnect")).toHaveCount(0);
+});
+
 test("connect Instagram through its consent page and publish a carousel of two images", async ({ page }) => {
   test.setTimeout(180_000);
   const headers = await signUp(page);
@@ -229,7 +268,7 @@ test("connect Instagram through its consent page and publish a carousel of two i
   await expect(panel.getByText("No channel connected yet.")).toBeVisible();
   await panel.getByRole("button", { name: "Connect Instagram" }).click();
   await expect(page).toHaveURL(new RegExp(`^${instagramUrl}/oauth/authorize\\?`));
-  await page.getByRole("link", { name: "Allow" }).click();
+  await page.getByRole("link", { name: "Allow", exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/brands/${brandId}\\?connected=chn_`));
   const connected = panel.getByRole("list", { name: "Connected channels" });
   await expect(connected).toContainText("Acme Roasters");

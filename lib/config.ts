@@ -147,6 +147,8 @@ const envObject = z.object({
   // Channel credentials (bot tokens, OAuth tokens) are encrypted with a key from this, else from AUTH_SECRET.
   ENCRYPTION_KEY: text(),
   TELEGRAM_API_BASE_URL: httpUrl(),
+  // Where Telegram POSTs a channel bot's updates (reaction counts); default APP_URL when it is public https.
+  TELEGRAM_WEBHOOK_BASE_URL: httpUrl(),
   // LinkedIn through OAuth (a confidential web client): both set turn the channel on.
   LINKEDIN_CLIENT_ID: text(),
   LINKEDIN_CLIENT_SECRET: text(),

@@ -36,6 +36,8 @@ beforeAll(async () => {
   });
   expect(connected.status, connected.text).toBe(201);
   channelId = connected.body.channelId;
+  // APP_URL is 127.0.0.1 and no TELEGRAM_WEBHOOK_BASE_URL: no webhook, the worker polls getUpdates.
+  expect(telegram.webhookOf(bot)).toBeNull();
   const post = await call("/api/content/create", {
     method: "POST",
     json: { brandId, channel: "telegram", goal: "announcement", topic: "Our autumn blend arrives next week" },
@@ -109,6 +111,7 @@ describe("post metrics and brand analytics over HTTP", () => {
       { capturedAt: results.pulledAt, values: { reactions: 22, interactions: 22 } },
     ]);
     expect(Date.parse(results.nextPullAt) - Date.parse(results.pulledAt)).toBe(3_600_000);
+    expect(telegram.calls.some((c) => c.method === "getUpdates" && c.status === 200)).toBe(true);
   });
 
   it("answers the brand's analytics for a period, bounded to a year, and the same rows as CSV", async () => {

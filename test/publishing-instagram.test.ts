@@ -27,7 +27,7 @@ let channelId: string;
 const call = (p: string, init: Parameters<typeof api>[1] = {}) =>
   api(p, { server: server.url, token, ...init });
 
-const authorize = (choice: "allow" | "cancel" = "allow", as = token) =>
+const authorize = (choice: "allow" | "allow-publishing" | "cancel" = "allow", as = token) =>
   authorizeOAuth("instagram", { server: server.url, token: as, brandId }, choice);
 
 const callback = (url: URL, as = token) => followOAuthCallback(server.url, as, url);
@@ -117,6 +117,7 @@ describe("connecting Instagram through OAuth", () => {
       accountHandle: "@acme_roasters",
       status: "active",
       mediaDelivery: "url",
+      resultsReconnect: false,
     });
     await expectKeptAvatar(server.url, list[0].avatarUrl, `${instagram.url}/avatar.jpg`);
     // The test server's APP_URL is 127.0.0.1: the connection says Instagram could not fetch from it.
@@ -140,6 +141,22 @@ describe("connecting Instagram through OAuth", () => {
       reconnect: connect,
       channels,
     });
+  });
+
+  it("a grant without the insights permission asks for a reconnect for results only; a full grant ends it", async () => {
+    const { callback: partial } = await authorize("allow-publishing");
+    const partialDone = await callback(partial);
+    expect(partialDone.status, partialDone.text).toBe(303);
+    const [limited] = await channels();
+    expect(limited).toMatchObject({ channelId, status: "active", resultsReconnect: true });
+    // Publishing keeps working without it.
+    const post = await newPost("Still publishing without insights", 1);
+    const created = await publish(post);
+    expect(created.status, created.text).toBe(202);
+    expect((await settled(created.body.publicationId)).status).toBe("published");
+
+    await connect();
+    expect(await channels()).toEqual([expect.objectContaining({ channelId, resultsReconnect: false })]);
   });
 
   it("answers a clear envelope error to a bad, expired, foreign or declined state, connecting nothing", async () => {

@@ -2217,6 +2217,8 @@ export interface components {
              * @enum {string}
              */
             mediaDelivery: "url" | "upload";
+            /** @description True when the platform has not granted Brand Studio the permission to read results (an Instagram account connected before Brand Studio asked for instagram_business_manage_insights): publishing still works; an owner connects it again to allow results. */
+            resultsReconnect: boolean;
             /** Format: date-time */
             createdAt: string;
         };

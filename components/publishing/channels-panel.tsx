@@ -197,6 +197,26 @@ export function ChannelsPanel({
                         <p className="text-xs text-slate-500">{channel.statusMessage}</p>
                       )
                     )}
+                    {channel.resultsReconnect &&
+                      channel.status !== "needs_reconnect" &&
+                      channel.channel !== "telegram" && (
+                        <div
+                          role="note"
+                          data-testid="results-reconnect"
+                          className="mt-2 space-y-2 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900"
+                        >
+                          <p>
+                            <strong>Reconnect to allow results.</strong> {PLATFORM_LABELS[channel.channel]}{" "}
+                            has not allowed Brand Studio to read this account's post results (views, reach,
+                            interactions). Publishing keeps working; reconnect once and allow it.
+                          </p>
+                          <OAuthConnectButton
+                            channel={channel.channel}
+                            brandId={brandId}
+                            label={`Reconnect ${PLATFORM_LABELS[channel.channel]}`}
+                          />
+                        </div>
+                      )}
                   </div>
                 </div>
                 <Button

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, asc, eq, gte, inArray, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gte, lte, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { getDb } from "@/db/client";
 import { channelConnections, channelFollowerCounts, publicationMetricPulls } from "@/db/schema";
@@ -68,23 +68,35 @@ export function analyticsPeriod(query: Pick<Query, "from" | "to">, timeZone: str
   return { from, to, days, previousFrom: addDays(from, -days) };
 }
 
-async function loadRows(brandId: string, start: Date, end: Date, channelId?: string): Promise<Row[]> {
-  const db = await getDb();
-  const result = await db.execute(sql`
+/**
+ * A brand's published publications in [start, end) with their latest views, reach and interactions: the
+ * publications through `publications_brand_published_at_idx`, each one's post and latest values by primary
+ * key (LATERAL lookups, so the cost follows the brand's publications, not the tables' size).
+ */
+export function brandRowsQuery(brandId: string, start: Date, end: Date, channelId?: string) {
+  return sql`
     SELECT p.id AS publication_id, p.post_id, p.channel, p.published_at, p.permalink, po.caption,
-      po.media_plan -> 'items' -> 0 ->> 'imageKey' AS image_key,
-      max(l.value) FILTER (WHERE l.metric = 'views') AS views,
-      max(l.value) FILTER (WHERE l.metric = 'reach') AS reach,
-      max(l.value) FILTER (WHERE l.metric = 'interactions') AS interactions
+      po.image_key, l.views, l.reach, l.interactions
     FROM publications p
-    JOIN posts po ON po.id = p.post_id
-    LEFT JOIN publication_metric_latest l
-      ON l.publication_id = p.id AND l.metric IN ('views', 'reach', 'interactions')
+    CROSS JOIN LATERAL (
+      SELECT caption, media_plan -> 'items' -> 0 ->> 'imageKey' AS image_key FROM posts WHERE id = p.post_id
+    ) po
+    CROSS JOIN LATERAL (
+      SELECT max(m.value) FILTER (WHERE m.metric = 'views') AS views,
+        max(m.value) FILTER (WHERE m.metric = 'reach') AS reach,
+        max(m.value) FILTER (WHERE m.metric = 'interactions') AS interactions
+      FROM publication_metric_latest m
+      WHERE m.publication_id = p.id AND m.metric IN ('views', 'reach', 'interactions')
+    ) l
     WHERE p.brand_id = ${brandId} AND p.status = 'published'
       AND p.published_at >= ${start.toISOString()} AND p.published_at < ${end.toISOString()}
       ${channelId ? sql`AND p.channel_id = ${channelId}` : sql``}
-    GROUP BY p.id, po.id
-    ORDER BY p.published_at`);
+    ORDER BY p.published_at`;
+}
+
+async function loadRows(brandId: string, start: Date, end: Date, channelId?: string): Promise<Row[]> {
+  const db = await getDb();
+  const result = await db.execute(brandRowsQuery(brandId, start, end, channelId));
   const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as Record<
     string,
     unknown
@@ -205,6 +217,7 @@ export async function getBrandAnalytics(args: {
     )
     .orderBy(asc(channelFollowerCounts.day));
 
+  // The period's pull rows through (brand_id, published_at), not a list of every publication id.
   const missingRows = current.length
     ? await db
         .select({
@@ -213,18 +226,20 @@ export async function getBrandAnalytics(args: {
         })
         .from(publicationMetricPulls)
         .where(
-          inArray(
-            publicationMetricPulls.publicationId,
-            current.map((row) => row.publicationId),
+          and(
+            eq(publicationMetricPulls.brandId, brandId),
+            gte(publicationMetricPulls.publishedAt, current[0].publishedAt),
+            lte(publicationMetricPulls.publishedAt, current[current.length - 1].publishedAt),
           ),
         )
     : [];
   const channelOf = new Map(current.map((row) => [row.publicationId, row.channel]));
   const reasons = new Map<string, Analytics["missing"][number]>();
   for (const { publicationId, missing } of missingRows) {
+    const channel = channelOf.get(publicationId);
+    if (!channel) continue;
     for (const [metric, why] of Object.entries(missing)) {
       if (!why) continue;
-      const channel = channelOf.get(publicationId) ?? "telegram";
       const key = `${channel}|${metric}|${why.state}|${why.reason}`;
       const seen = reasons.get(key);
       if (seen) seen.publications++;

@@ -13,6 +13,7 @@ import {
 } from "@/db/schema";
 import type { MetricName } from "@/lib/contracts/metric-names";
 import { log } from "@/lib/log";
+import { channelCredentials } from "@/lib/publishing/channels";
 import { PlatformError } from "@/lib/publishing/platform-error";
 import { metrics } from "@/lib/telemetry/metrics";
 import { inSpan, SpanKind, setSpanAttributes } from "@/lib/telemetry/tracing";
@@ -69,8 +70,39 @@ async function saveCapture(
 }
 
 /**
- * Telegram: takes the bot's pending reaction updates, keeps a capture for every publication of the channel
- * they name, and answers the target's reaction total (or its latest stored one).
+ * Keeps a capture of reaction totals (by message id, from getUpdates or the webhook) for every published
+ * publication of the channel they name, but `except` (a pull saves its own target). Answers how many.
+ */
+export async function recordReactionCounts(
+  tx: Tx,
+  channel: Pick<ChannelConnection, "id">,
+  totals: Map<string, number>,
+  now: Date,
+  except?: string,
+) {
+  const messageIds = [...totals.keys()].filter((id) => id !== except);
+  if (!messageIds.length) return 0;
+  const rows = await tx
+    .select({ id: publications.id, brandId: publications.brandId, externalId: publications.externalId })
+    .from(publications)
+    .where(
+      and(
+        eq(publications.channelId, channel.id),
+        eq(publications.status, "published"),
+        inArray(publications.externalId, messageIds),
+      ),
+    );
+  for (const row of rows) {
+    const reactions = totals.get(row.externalId ?? "");
+    if (reactions !== undefined) await saveCapture(tx, row, { reactions, interactions: reactions }, now);
+  }
+  return rows.length;
+}
+
+/**
+ * Telegram: without a webhook, takes the bot's pending reaction updates and keeps a capture for every
+ * publication of the channel they name; with one, the updates arrived already (telegram-webhook.ts). Answers
+ * the target's reaction total from this pull's updates, else its latest stored one.
  */
 async function pullTelegram(
   channel: ChannelConnection,
@@ -78,29 +110,16 @@ async function pullTelegram(
   offset: number | null,
   now: Date,
 ) {
-  const drained = await drainReactionUpdates(channel, offset);
+  const drained = channelCredentials(channel).webhookSecret
+    ? { totals: new Map<string, number>(), offset }
+    : await drainReactionUpdates(channel, offset);
   const db = await getDb();
-  const others = [...drained.totals.keys()].filter((id) => id !== target.externalId);
-  const rows = others.length
-    ? await db
-        .select({ id: publications.id, brandId: publications.brandId, externalId: publications.externalId })
-        .from(publications)
-        .where(
-          and(
-            eq(publications.channelId, channel.id),
-            eq(publications.status, "published"),
-            inArray(publications.externalId, others),
-          ),
-        )
-    : [];
-  await db.transaction(async (tx) => {
-    for (const row of rows) {
-      const reactions = drained.totals.get(row.externalId ?? "");
-      if (reactions !== undefined) await saveCapture(tx, row, { reactions, interactions: reactions }, now);
-    }
-    if (drained.offset !== offset)
-      await setChannelMetricState(tx, channel.id, { updateOffset: drained.offset });
-  });
+  if (drained.totals.size || drained.offset !== offset)
+    await db.transaction(async (tx) => {
+      await recordReactionCounts(tx, channel, drained.totals, now, target.externalId);
+      if (drained.offset !== offset)
+        await setChannelMetricState(tx, channel.id, { updateOffset: drained.offset });
+    });
   let reactions = drained.totals.get(target.externalId);
   if (reactions === undefined) {
     const [latest] = await db

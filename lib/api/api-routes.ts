@@ -22,6 +22,8 @@ const EXTRA_ROUTES: { path: string; methods: string[] }[] = [
   { path: "/api/auth/{...nextauth}", methods: ["GET", "POST"] },
   // Hosted video providers' callbacks (hints only: the worker confirms with a status GET).
   { path: "/api/webhooks/providers/{provider}", methods: ["POST"] },
+  // Telegram's updates (reaction counts) for a channel connection, checked by its secret header.
+  { path: "/api/webhooks/telegram/{channelId}", methods: ["POST"] },
   // OAuth channel connections: the brand page's POST (the authorize URL, same-origin only) and browser
   // navigations (the platform's 303 back to the brand's settings), not operations with a card;
   // docs/contract-notes.md describes them.

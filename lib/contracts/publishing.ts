@@ -45,6 +45,11 @@ export const channelConnection = z
       .describe(
         "How a post's media reaches the platform: by a signed URL it fetches (APP_URL is public) or uploaded with the post.",
       ),
+    resultsReconnect: z
+      .boolean()
+      .describe(
+        "True when the platform has not granted Brand Studio the permission to read results (an Instagram account connected before Brand Studio asked for instagram_business_manage_insights): publishing still works; an owner connects it again to allow results.",
+      ),
     createdAt: isoDateTime,
   })
   .meta({ id: "ChannelConnection" });

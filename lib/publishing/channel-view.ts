@@ -4,6 +4,7 @@ import type { ChannelConnectionView } from "@/lib/contracts/publishing";
 import { signedKeyOrUrl } from "@/lib/media/storage";
 
 import { mediaDeliveryMode } from "./media-delivery";
+import { INSTAGRAM_INSIGHTS_SCOPE } from "./platforms/instagram/client";
 
 const UPLOAD_NOTE =
   "APP_URL is not a public address, so videos are uploaded with each post instead of fetched by Telegram.";
@@ -17,6 +18,13 @@ function note(row: ChannelConnection, mediaDelivery: "url" | "upload") {
   if (row.channel === "instagram" && mediaDeliveryMode() === "upload") return UNREACHABLE_NOTE;
   return null;
 }
+
+/**
+ * Instagram reads results only with instagram_business_manage_insights: an account whose grant did not name
+ * it (or was not kept: connected before) is asked to connect again, for results only.
+ */
+const needsResultsReconnect = (row: ChannelConnection) =>
+  row.channel === "instagram" && !row.grantedScopes?.includes(INSTAGRAM_INSIGHTS_SCOPE);
 
 /** A connection as the API shows it: never its credentials; our copy of its picture freshly signed. */
 export async function toChannelView(row: ChannelConnection): Promise<ChannelConnectionView> {
@@ -35,6 +43,7 @@ export async function toChannelView(row: ChannelConnection): Promise<ChannelConn
     statusMessage: note(row, mediaDelivery),
     language: row.language,
     mediaDelivery,
+    resultsReconnect: needsResultsReconnect(row),
     createdAt: row.createdAt.toISOString(),
   };
 }

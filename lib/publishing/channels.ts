@@ -12,6 +12,7 @@ import { log } from "@/lib/log";
 import { decryptSecret, encryptSecret } from "@/lib/security/encrypt-secret";
 import { removeChannelAvatar } from "./channel-avatar";
 import { toChannelView } from "./channel-view";
+import { deleteTelegramWebhook } from "./platforms/telegram/webhook";
 
 export async function listChannels({ principal, brandId }: { principal: Principal; brandId: string }) {
   await requireBrandPermission({ principal, brandId, permission: "brand.read" });
@@ -74,7 +75,10 @@ export async function updateChannelLanguage({
   return toChannelView(row);
 }
 
-/** DELETE /api/channels/{channelId}: its scheduled publications are canceled, then the row (and token) goes. */
+/**
+ * DELETE /api/channels/{channelId}: its scheduled publications are canceled, then the row (and token) goes;
+ * a Telegram bot's webhook is deleted.
+ */
 export async function disconnectChannel({
   principal,
   channelId,
@@ -101,10 +105,15 @@ export async function disconnectChannel({
     });
   });
   await removeChannelAvatar(channel.avatarUrl);
+  if (webhookSecretOf(channel)) await deleteTelegramWebhook(channelCredentials(channel).botToken, channelId);
   log.info("channel_disconnected", { channelId, brandId: channel.brandId });
 }
 
-export type ChannelCredentials = { botToken: string };
+/**
+ * A Telegram connection's secrets: the bot token, and the `secret_token` Telegram sends with every update
+ * when the app receives them through a webhook (absent: the worker polls getUpdates).
+ */
+export type ChannelCredentials = { botToken: string; webhookSecret?: string };
 
 /** An OAuth channel's tokens; the expiry times are epoch milliseconds. */
 export type OAuthCredentials = {
@@ -116,6 +125,15 @@ export type OAuthCredentials = {
 
 export function channelCredentials(row: ChannelConnection): ChannelCredentials {
   return JSON.parse(decryptSecret(row.credentials, row.id)) as ChannelCredentials;
+}
+
+/** A Telegram connection's webhook secret; undefined when it polls or its credentials no longer decrypt. */
+export function webhookSecretOf(row: ChannelConnection): string | undefined {
+  try {
+    return channelCredentials(row).webhookSecret;
+  } catch {
+    return undefined;
+  }
 }
 
 export function oauthCredentials(row: ChannelConnection): OAuthCredentials {

@@ -12,6 +12,7 @@ import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import { encryptSecret } from "@/lib/security/encrypt-secret";
 import { toChannelView } from "./channel-view";
+import { webhookSecretOf } from "./channels";
 import {
   callTelegram,
   type TelegramChat,
@@ -19,6 +20,7 @@ import {
   TelegramError,
   type TelegramUser,
 } from "./platforms/telegram/client";
+import { deleteTelegramWebhook, setTelegramWebhook } from "./platforms/telegram/webhook";
 
 const CHECK_TIMEOUT_MS = 10_000;
 
@@ -104,7 +106,7 @@ export async function connectChannel({
   const externalId = String(chat.id);
   const now = new Date();
   const [existing] = await db
-    .select({ id: channelConnections.id })
+    .select()
     .from(channelConnections)
     .where(
       and(
@@ -114,11 +116,18 @@ export async function connectChannel({
       ),
     );
   const id = existing?.id ?? newId("chn");
+  // Reaction counts come through a webhook when Telegram can reach the app; a reconnect that polls now
+  // removes the webhook an earlier connect set (Telegram refuses getUpdates while one is set).
+  const webhookSecret = await setTelegramWebhook(token, id);
+  if (!webhookSecret && existing && webhookSecretOf(existing)) await deleteTelegramWebhook(token, id);
   const fields = {
     accountName: chat.title ?? chat.username ?? externalId,
     accountHandle: chat.username ? `@${chat.username}` : null,
     avatarUrl: null,
-    credentials: encryptSecret(JSON.stringify({ botToken: token }), id),
+    credentials: encryptSecret(
+      JSON.stringify({ botToken: token, ...(webhookSecret ? { webhookSecret } : {}) }),
+      id,
+    ),
     status: "active" as const,
     statusMessage: null,
     updatedAt: now,

@@ -1,37 +1,11 @@
 import "server-only";
-import { isIP } from "node:net";
 import { buffer } from "node:stream/consumers";
 import type { Post } from "@/db/schema";
 import { getEnv } from "@/lib/config";
 import { contentTypeOf, isSafeKey } from "@/lib/media/media-key";
 import { foreignMediaKey } from "@/lib/media/media-owner";
 import { getMediaStorage, storedMediaKey } from "@/lib/media/storage";
-
-/** True when a URL's host is one a platform on the internet could reach (not localhost or a private range). */
-export function isPublicUrl(value: string | undefined | null): boolean {
-  if (!value) return false;
-  let host: string;
-  try {
-    host = new URL(value).hostname.replace(/^\[|\]$/g, "");
-  } catch {
-    return false;
-  }
-  if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local")) return false;
-  if (isIP(host) === 4) {
-    const [a, b] = host.split(".").map(Number);
-    return !(
-      a === 10 ||
-      a === 127 ||
-      a === 0 ||
-      (a === 169 && b === 254) ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 100 && b >= 64 && b <= 127)
-    );
-  }
-  if (isIP(host) === 6) return !(host === "::1" || /^f[cd]/i.test(host) || /^fe80/i.test(host));
-  return host.includes(".");
-}
+import { isPublicUrl } from "@/lib/security/ssrf";
 
 /** How media reaches platforms that can fetch by URL: only when APP_URL is a public address. */
 export const mediaDeliveryMode = (): "url" | "upload" => (isPublicUrl(getEnv().APP_URL) ? "url" : "upload");

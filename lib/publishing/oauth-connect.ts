@@ -1,7 +1,7 @@
 import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { brands, channelConnections } from "@/db/schema";
+import { brands, channelConnections, channelMetricState } from "@/db/schema";
 import { recordActivity } from "@/lib/activity/record-activity";
 import { ApiError, notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
@@ -17,6 +17,7 @@ import { signOAuthState, verifyOAuthState } from "./oauth-state";
 import { PlatformError } from "./platform-error";
 import {
   exchangeInstagramCode,
+  INSTAGRAM_INSIGHTS_SCOPE,
   instagramAccount,
   instagramAuthorizeUrl,
   instagramConfigured,
@@ -42,6 +43,8 @@ export type ConnectedAccount = {
   accountName: string;
   accountHandle: string | null;
   avatarUrl: string | null;
+  /** The permissions the platform says it granted; null when it does not say. */
+  scopes: string[] | null;
 };
 
 /** Each OAuth platform: its name, the variables that turn it on, its consent page and its code exchange. */
@@ -73,6 +76,7 @@ const PROVIDERS: Record<
           accountName: account.name ?? account.given_name ?? "LinkedIn member",
           accountHandle: null,
           avatarUrl: account.picture ?? null,
+          scopes: null,
         },
         ...pages.map((page) => ({
           tokens,
@@ -80,6 +84,7 @@ const PROVIDERS: Record<
           accountName: page.name,
           accountHandle: page.vanityName ? `linkedin.com/company/${page.vanityName}` : "company page",
           avatarUrl: null,
+          scopes: null,
         })),
       ];
     },
@@ -102,6 +107,7 @@ const PROVIDERS: Record<
           accountName: account.name || handle || "Instagram account",
           accountHandle: handle,
           avatarUrl: account.profile_picture_url ?? null,
+          scopes: short.scopes,
         },
       ];
     },
@@ -291,12 +297,16 @@ async function saveConnection({
     accountHandle: account.accountHandle,
     avatarUrl,
     credentials: encryptSecret(JSON.stringify(credentials), id),
+    grantedScopes: account.scopes,
     status: "active" as const,
     statusMessage: null,
     updatedAt: createdAt,
     connectedBy: principal.userId,
   };
   await db.transaction(async (tx) => {
+    // A reconnect that granted the results permission ends the results' "connect again" notice.
+    if (existing && account.scopes?.includes(INSTAGRAM_INSIGHTS_SCOPE))
+      await tx.update(channelMetricState).set({ notice: null }).where(eq(channelMetricState.channelId, id));
     if (existing) await tx.update(channelConnections).set(fields).where(eq(channelConnections.id, id));
     else
       await tx.insert(channelConnections).values({

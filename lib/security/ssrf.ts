@@ -44,6 +44,23 @@ export function isPrivateAddress(address: string) {
   return blocked.check(address, family);
 }
 
+/**
+ * True when a URL's host is one a platform on the internet could reach: not localhost, a `.local` name or
+ * a private, loopback or link-local address (the list above). A name is not resolved: any dotted name counts.
+ */
+export function isPublicUrl(value: string | undefined | null): boolean {
+  if (!value) return false;
+  let host: string;
+  try {
+    host = new URL(value).hostname.replace(/^\[|\]$/g, "");
+  } catch {
+    return false;
+  }
+  if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".local")) return false;
+  if (net.isIP(host)) return !isPrivateAddress(host);
+  return host.includes(".");
+}
+
 /** How a host name becomes addresses: the system resolver, or (in tests) a stand-in for it. */
 export type Resolve = (hostname: string) => Promise<dns.LookupAddress[]>;
 

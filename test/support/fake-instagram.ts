@@ -9,8 +9,10 @@ import { listen, readBody, sampleMp4, sendJson } from "./fake-provider-kit";
  * publishing uses them, serving the three hosts (INSTAGRAM_AUTH_BASE_URL, INSTAGRAM_TOKEN_BASE_URL and
  * INSTAGRAM_GRAPH_BASE_URL point here); Graph paths may carry a version (`/v23.0/…`):
  * - `GET /oauth/authorize` — an HTML consent page ("Allow" / "Cancel") that sends the browser back to
- *   `redirect_uri` with `code` and `state` (or `error=access_denied&error_reason=user_denied`);
- * - `POST /oauth/access_token` — form body → `{data: [{access_token, user_id, permissions}]}` (an hour);
+ *   `redirect_uri` with `code` and `state` (or `error=access_denied&error_reason=user_denied`); "Grant
+ *   publishing only" grants all but instagram_business_manage_insights;
+ * - `POST /oauth/access_token` — form body → `{data: [{access_token, user_id, permissions}]}` (an hour;
+ *   `permissions`: what was allowed, never instagram_business_manage_insights while `insights.behavior.denied`);
  * - `GET /access_token?grant_type=ig_exchange_token&client_secret=` → a long-lived token (60 days), and
  *   `GET /refresh_access_token?grant_type=ig_refresh_token` → a new one;
  * - `GET /me?fields=user_id,username,name,profile_picture_url`;
@@ -164,7 +166,7 @@ export async function startFakeInstagram(options: { port?: number } = {}): Promi
     name: "Acme Roasters",
     profilePictureUrl: "",
   };
-  const codes = new Map<string, { redirectUri: string; at: number }>();
+  const codes = new Map<string, { redirectUri: string; at: number; scopes: string[] }>();
   const tokens = new Map<string, { kind: "short" | "long"; expiresAt: number; revoked: boolean }>();
   const containers = new Map<string, Container>();
   const posts: FakeInstagramPost[] = [];
@@ -255,10 +257,19 @@ export async function startFakeInstagram(options: { port?: number } = {}): Promi
       if (!scopes.includes("instagram_business_content_publish"))
         return graphError(res, 400, { message: "Invalid scope", code: 100 });
       const code = `AQB${randomBytes(18).toString("base64url")}`;
-      codes.set(code, { redirectUri, at: Date.now() });
+      codes.set(code, { redirectUri, at: Date.now(), scopes });
       const back = new URL(redirectUri);
       back.searchParams.set("code", code);
       back.searchParams.set("state", state);
+      // The same consent without the insights permission (as an account connected before it was asked for).
+      const basicCode = `AQB${randomBytes(18).toString("base64url")}`;
+      codes.set(basicCode, {
+        redirectUri,
+        at: Date.now(),
+        scopes: scopes.filter((scope) => scope !== "instagram_business_manage_insights"),
+      });
+      const basic = new URL(back);
+      basic.searchParams.set("code", basicCode);
       const cancel = new URL(redirectUri);
       cancel.searchParams.set("error", "access_denied");
       cancel.searchParams.set("error_reason", "user_denied");
@@ -269,6 +280,7 @@ export async function startFakeInstagram(options: { port?: number } = {}): Promi
 <body><main><h1>Allow Brand Studio to access your Instagram professional account?</h1>
 <p>Logged in as @${escapeHtml(account.username)}. Permissions: ${escapeHtml(scopes.join(", "))}</p>
 <p><a id="allow" href="${escapeHtml(back.toString())}">Allow</a>
+ <a id="allow-publishing" href="${escapeHtml(basic.toString())}">Grant publishing only</a>
  <a id="cancel" href="${escapeHtml(cancel.toString())}">Cancel</a></p></main></body></html>`);
     }
 
@@ -309,8 +321,12 @@ export async function startFakeInstagram(options: { port?: number } = {}): Promi
           {
             access_token: short.token,
             user_id: account.userId,
-            permissions:
-              "instagram_business_basic,instagram_business_content_publish,instagram_business_manage_insights",
+            // What the consent asked for and allowed; never insights while `insights.behavior.denied`.
+            permissions: code.scopes
+              .filter(
+                (scope) => !(insights.behavior.denied && scope === "instagram_business_manage_insights"),
+              )
+              .join(","),
           },
         ],
       });

@@ -20,8 +20,10 @@ import { readBody, sendJson } from "./fake-provider-kit";
  *   (`{chat, message_id, date, reactions: [{type: {type: "emoji", emoji}, total_count}]}`, the full counts)
  *   for the bots that administer its chat; `getUpdates` (`offset` confirms earlier ones, `allowed_updates`
  *   must name message_reaction_count, which it remembers, as Telegram does) hands them out; with a webhook set
- *   (`setWebhook` with `secret_token`) getUpdates answers 409 Conflict and updates are POSTed to the webhook
- *   with `X-Telegram-Bot-Api-Secret-Token`. `getChatMemberCount` answers the subscribers, which grow too.
+ *   (`setWebhook` with `url`, `secret_token` and `allowed_updates`; unlike Telegram it takes http URLs, for
+ *   127.0.0.1) getUpdates answers 409 Conflict and each update is POSTed to the webhook with
+ *   `X-Telegram-Bot-Api-Secret-Token` (`webhookDeliveries` records the answers); `getWebhookInfo` answers
+ *   the URL and `deleteWebhook` removes it. `getChatMemberCount` answers the subscribers, which grow too.
  *   `insights.behavior.rateLimit` throttles these calls (429, retry_after).
  */
 
@@ -76,6 +78,10 @@ export type FakeTelegram = {
     id?: number;
   }) => number;
   revoke: (token: string) => void;
+  /** The bot's webhook (null when none is set): what setWebhook was given. */
+  webhookOf: (token: string) => { url: string; secret: string } | null;
+  /** Every update POSTed to a webhook, with the status it answered (0: no answer), once it answered. */
+  webhookDeliveries: { url: string; updateId: number; status: number }[];
   insights: FakeInsights;
   close: () => Promise<void>;
 };
@@ -145,6 +151,7 @@ export async function startFakeTelegram(options: { port?: number } = {}): Promis
   let nextMessageId = 1;
   let nextUpdateId = 500_000_000;
   const updates: ReactionUpdate[] = [];
+  const webhookDeliveries: FakeTelegram["webhookDeliveries"] = [];
   /** Per bot: the first update not yet confirmed, what it asked for, and its webhook. */
   const feeds = new Map<
     number,
@@ -182,14 +189,18 @@ export async function startFakeTelegram(options: { port?: number } = {}): Promis
           if (!feed.webhook || !chat.admins.has(botId) || !feed.allowed.includes("message_reaction_count"))
             continue;
           const { chatId: _chat, ...body } = update;
-          void fetch(feed.webhook.url, {
+          const { url } = feed.webhook;
+          void fetch(url, {
             method: "POST",
             headers: {
               "Content-Type": "application/json",
               "X-Telegram-Bot-Api-Secret-Token": feed.webhook.secret,
             },
             body: JSON.stringify(body),
-          }).catch(() => {});
+          })
+            .then((answer) => answer.status)
+            .catch(() => 0)
+            .then((status) => webhookDeliveries.push({ url, updateId: update.update_id, status }));
         }
       }
     },
@@ -259,6 +270,17 @@ export async function startFakeTelegram(options: { port?: number } = {}): Promis
       allowedFrom(fields.allowed_updates);
       feed.webhook = fields.url ? { url: fields.url, secret: fields.secret_token ?? "" } : null;
       return sendJson(res, 200, { ok: true, result: true, description: "Webhook was set" });
+    }
+    if (method === "getWebhookInfo") {
+      return sendJson(res, 200, {
+        ok: true,
+        result: {
+          url: feed.webhook?.url ?? "",
+          has_custom_certificate: false,
+          pending_update_count: 0,
+          ...(feed.webhook ? { allowed_updates: feed.allowed } : {}),
+        },
+      });
     }
     if (method === "deleteWebhook") {
       feed.webhook = null;
@@ -443,6 +465,11 @@ export async function startFakeTelegram(options: { port?: number } = {}): Promis
       const bot = bots.get(token);
       if (bot) bot.revoked = true;
     },
+    webhookOf(token) {
+      const bot = bots.get(token);
+      return (bot && feeds.get(bot.id)?.webhook) || null;
+    },
+    webhookDeliveries,
     insights,
     close: () =>
       new Promise<void>((resolve) => {

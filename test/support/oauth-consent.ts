@@ -8,7 +8,8 @@ import { api } from "./http";
 export async function authorizeOAuth(
   platform: "linkedin" | "instagram",
   { server, token, brandId }: { server: string; token: string; brandId: string },
-  choice: "allow" | "cancel" = "allow",
+  /** "allow-publishing": the fake Instagram's consent without the insights permission. */
+  choice: "allow" | "allow-publishing" | "cancel" = "allow",
 ) {
   const start = await fetch(`${server}/api/channels/oauth/${platform}/start?brandId=${brandId}`, {
     headers: { authorization: `Bearer ${token}` },

@@ -197,9 +197,11 @@ export async function startTestServer(
     shared?: { databaseUrl: string; authSecret: string };
     /** Start on an empty PGlite folder or PostgreSQL database even when the run has a template. */
     fresh?: boolean;
+    /** A port chosen beforehand (freePort()), for a URL the env must name before the server runs. */
+    port?: number;
   } = {},
 ): Promise<TestServer> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "bs-test-"));
   const fresh =
     options.fresh ||

@@ -20,7 +20,8 @@ export const TELEGRAM_UNAVAILABLE = mark(
   NO_VIEWS,
 );
 
-type ReactionCountUpdate = {
+/** The part of a Bot API Update this reads (getUpdates' items, and the body Telegram POSTs to a webhook). */
+export type ReactionCountUpdate = {
   update_id: number;
   message_reaction_count?: {
     chat: { id: number };
@@ -28,6 +29,26 @@ type ReactionCountUpdate = {
     reactions: { total_count: number }[];
   };
 };
+
+/**
+ * The newest reaction total per message of the chat `chatId` in these updates (later updates win); updates
+ * of other chats and of other kinds are left out.
+ */
+export function reactionTotals(
+  updates: ReactionCountUpdate[],
+  chatId: string,
+  into = new Map<string, number>(),
+) {
+  for (const update of updates) {
+    const counted = update.message_reaction_count;
+    if (!counted || String(counted.chat?.id) !== chatId || !Array.isArray(counted.reactions)) continue;
+    into.set(
+      String(counted.message_id),
+      counted.reactions.reduce((sum, reaction) => sum + (Number(reaction.total_count) || 0), 0),
+    );
+  }
+  return into;
+}
 
 /** At most this many getUpdates pages per pull (100 updates each). */
 const MAX_PAGES = 20;
@@ -50,15 +71,8 @@ export async function drainReactionUpdates(
       timeout: 0,
       allowed_updates: ["message_reaction_count"],
     });
-    for (const update of updates) {
-      next = update.update_id + 1;
-      const counted = update.message_reaction_count;
-      if (!counted || String(counted.chat.id) !== channel.externalId) continue;
-      totals.set(
-        String(counted.message_id),
-        counted.reactions.reduce((sum, reaction) => sum + reaction.total_count, 0),
-      );
-    }
+    for (const update of updates) next = update.update_id + 1;
+    reactionTotals(updates, channel.externalId, totals);
     if (updates.length < 100) break;
   }
   return { totals, offset: next };

@@ -17,8 +17,8 @@ import { networkFailure, PlatformError } from "@/lib/publishing/platform-error";
  * URL is ever logged, put in a span or in an error message, and a platform message is scrubbed of it.
  */
 
-export const INSTAGRAM_SCOPES =
-  "instagram_business_basic,instagram_business_content_publish,instagram_business_manage_insights";
+export const INSTAGRAM_INSIGHTS_SCOPE = "instagram_business_manage_insights";
+export const INSTAGRAM_SCOPES = `instagram_business_basic,instagram_business_content_publish,${INSTAGRAM_INSIGHTS_SCOPE}`;
 export const INSTAGRAM_GRAPH_VERSION = "v23.0";
 const PLATFORM = "Instagram";
 
@@ -145,14 +145,14 @@ export function instagramAuthorizeUrl({ redirectUri, state }: { redirectUri: str
   return url.toString();
 }
 
-/** The code for a short-lived token (an hour). Instagram answers `{data: [{…}]}` or, formerly, the fields. */
+/**
+ * The code for a short-lived token (an hour), and the permissions granted (`permissions`: a comma-separated
+ * list, or an array; null when Instagram did not say). Instagram answers `{data: [{…}]}` or, formerly, the fields.
+ */
 export async function exchangeInstagramCode(code: string, redirectUri: string) {
   const env = getEnv();
-  const answer = await graph<
-    { access_token?: string; user_id?: string | number } & {
-      data?: { access_token: string; user_id: string | number }[];
-    }
-  >(
+  type Token = { access_token?: string; user_id?: string | number; permissions?: string | string[] };
+  const answer = await graph<Token & { data?: Token[] }>(
     "oauth.access_token",
     "POST",
     env.INSTAGRAM_TOKEN_BASE_URL,
@@ -169,7 +169,12 @@ export async function exchangeInstagramCode(code: string, redirectUri: string) {
   const token = answer.data?.[0] ?? answer;
   if (!token.access_token)
     throw new PlatformError(PLATFORM, "rejected", "Instagram answered the code exchange with no token.");
-  return { accessToken: token.access_token, userId: String(token.user_id ?? "") };
+  const granted = token.permissions;
+  const scopes =
+    granted === undefined
+      ? null
+      : (Array.isArray(granted) ? granted : granted.split(",")).map((scope) => scope.trim()).filter(Boolean);
+  return { accessToken: token.access_token, userId: String(token.user_id ?? ""), scopes };
 }
 
 /** A short-lived token for a long-lived one (60 days). */
