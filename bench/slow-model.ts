@@ -60,7 +60,8 @@ export type SlowModelResult = {
   profile?: string;
 };
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
+// A connection per request (a kept-alive socket the server has closed meanwhile would fail a request).
+const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
 
 /** One streamed draft: when its first event and its `done` arrived, and any failure. */
 function streamDraft(s: AppSession, topic: string) {
