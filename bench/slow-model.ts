@@ -3,7 +3,7 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { type FakeOpenAI, startFakeOpenAI } from "../test/support/fake-openai";
-import { percentile, rssMb, sleep } from "./measure";
+import { cpuMs, percentile, rssMb, sleep } from "./measure";
 import { summariseProfile } from "./profile";
 import { type AppSession, createBody, prepareSession } from "./scenarios";
 import { type AppServer, startApp } from "./servers";
@@ -43,6 +43,8 @@ export type SlowModelResult = {
     doneP95: number;
     contentEncoding: string;
     failures: string[];
+    /** The server's CPU time per streamed draft. */
+    cpuPerStream: number;
   };
   busy: {
     n: number;
@@ -52,6 +54,8 @@ export type SlowModelResult = {
     max: number;
     rssStart: number;
     rssPeak: number;
+    /** The server's CPU time per create. */
+    cpuPerCreate: number;
   };
   /** One create at a time against the same fake: the floor under the busy moment's latency. */
   aloneP50: number;
@@ -195,7 +199,9 @@ export async function benchSlowModel(options: { profile?: boolean } = {}): Promi
     const loadBefore = os.loadavg();
 
     console.log(`bench: first words, ${STREAMS} streams at once`);
+    const streamCpu = cpuMs(app.pid);
     const runs = [await firstWords(s, fake, 1), await firstWords(s, fake, 2)];
+    const cpuPerStream = (cpuMs(app.pid) - streamCpu) / (2 * STREAMS);
     const gaps = runs.flatMap((r) => r.gaps);
     const results = runs.flatMap((r) => r.results);
     await sleep(2000);
@@ -208,7 +214,9 @@ export async function benchSlowModel(options: { profile?: boolean } = {}): Promi
     await sleep(2000);
 
     console.log(`bench: a busy moment, ${CREATES} creates at once`);
+    const busyCpu = cpuMs(app.pid);
     const busy = await busyMoment(s, fake);
+    const cpuPerCreate = (cpuMs(app.pid) - busyCpu) / CREATES;
     const statuses: Record<string, number> = {};
     for (const a of busy.answers) statuses[a.status] = (statuses[a.status] ?? 0) + 1;
     const unexpected = busy.answers.find(
@@ -245,6 +253,7 @@ export async function benchSlowModel(options: { profile?: boolean } = {}): Promi
         ),
         contentEncoding: [...new Set(results.map((r) => r.encoding))].join(", "),
         failures: runs.flatMap((r) => r.failures),
+        cpuPerStream,
       },
       busy: {
         n: busy.answers.length,
@@ -254,6 +263,7 @@ export async function benchSlowModel(options: { profile?: boolean } = {}): Promi
         max: Math.max(...ms),
         rssStart: busy.rssStart,
         rssPeak: busy.rssPeak,
+        cpuPerCreate,
       },
       aloneP50: percentile(alone, 0.5),
       loadBefore,
@@ -294,6 +304,8 @@ model's own: its first token as the fake wrote it, and its answer time.
 
 Streams: request → first event p50 ${f0(fw.firstEventP50)} ms, p95 ${f0(fw.firstEventP95)} ms; request → \`done\` p95
 ${f0(fw.doneP95)} ms; the answers' Content-Encoding: ${fw.contentEncoding} (asked with \`Accept-Encoding: gzip, deflate, br\`).
+Server CPU: ${f2(fw.cpuPerStream)} ms per streamed draft, ${f2(b.cpuPerCreate)} ms per create (so ${CREATES} creates need
+${f0(b.cpuPerCreate * CREATES)} ms of CPU on top of the model's ${ANSWER_MS} ms, against the goal's ${f0(0.15 * ANSWER_MS)} ms of slack).
 Two rounds of ${STREAMS}; the generate limit is set to ${GENERATE_LIMIT} a minute for the bench's key
 (\`RATE_LIMIT_GENERATE_PER_MINUTE\`).
 ${fw.failures.length ? `\nFailed streams (first 3): ${fw.failures.slice(0, 3).join(" | ")}\n` : ""}${r.profile ? `\nWhere the time goes (\`--profile\`):\n\n${r.profile}\n` : ""}`;

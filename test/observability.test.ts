@@ -208,8 +208,17 @@ describe("the trace sampler", () => {
     }
     return traceIds;
   };
+  /** The traces of `service` that served GET /api/health (a server also traces its own background work). */
   const traces = (service: string) =>
-    new Set(otlp.spans.filter((span) => span.service === service).map((span) => span.traceId));
+    new Set(
+      otlp.spans
+        .filter(
+          (span) =>
+            span.service === service &&
+            (span.name.includes("/api/health") || JSON.stringify(span.attributes).includes("/api/health")),
+        )
+        .map((span) => span.traceId),
+    );
   /** Once `ids` have all arrived, and one more export interval for anything behind them. */
   const settled = async (service: string, ids: string[]) => {
     await waitFor(() => ids.every((id) => traces(service).has(id)), { what: `${ids.length} traces` });
