@@ -236,13 +236,16 @@ describe("the trace sampler", () => {
 
   it("by default follows the caller's decision and keeps about 10 % of the traces that start here", async () => {
     const server = await start("sampler-default");
+    // The start-up's own health checks are traced too: leave them out.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const startUp = traces("sampler-default");
     const kept = await health(server, 10, true);
     const dropped = await health(server, 10, false);
     await health(server, 200);
     const exported = await settled("sampler-default", kept);
     expect(dropped.filter((id) => exported.has(id))).toEqual([]);
     // 200 new traces at a ratio of 0.1 keep 20 on average: none, or 60 and more, is a one-in-a-billion draw.
-    const started = [...exported].filter((id) => !kept.includes(id));
+    const started = [...exported].filter((id) => !kept.includes(id) && !startUp.has(id));
     expect(started.length).toBeGreaterThan(0);
     expect(started.length).toBeLessThan(60);
   }, 120_000);
@@ -252,10 +255,10 @@ describe("the trace sampler", () => {
       OTEL_TRACES_SAMPLER: "traceidratio",
       OTEL_TRACES_SAMPLER_ARG: "1",
     });
-    const unsampledCallers = await health(server, 10, false);
-    await health(server, 30);
+    // Every caller said "not sampled"; a ratio sampler that is not parent-based keeps each trace all the same.
+    const unsampledCallers = await health(server, 40, false);
     const exported = await settled("sampler-ratio-1", unsampledCallers);
-    expect(exported.size).toBe(40);
+    expect(unsampledCallers.filter((id) => exported.has(id))).toHaveLength(40);
   }, 120_000);
 });
 
