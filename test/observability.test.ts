@@ -862,6 +862,8 @@ describe("AI calls in traces: the model, its moderation, an image and speech (fa
         OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
         OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
         OTEL_BSP_SCHEDULE_DELAY: "200",
+        // Every trace: these tests follow particular requests.
+        OTEL_TRACES_SAMPLER: "parentbased_always_on",
         OPENAI_BASE_URL: openai.url,
         OPENAI_API_KEY: "sk-fake-trace-key",
         OPENAI_MODEL: "gpt-fake",

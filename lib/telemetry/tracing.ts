@@ -9,6 +9,7 @@ import {
   type Span,
   SpanKind,
   SpanStatusCode,
+  TraceFlags,
   trace,
 } from "@opentelemetry/api";
 
@@ -37,7 +38,11 @@ export function markTracingStarted({ parentBased }: { parentBased: boolean }) {
 function unsampledParent(parent: Context): Span | undefined {
   if (!state.brandStudioParentBased) return undefined;
   const span = trace.getSpan(parent);
-  return span && !span.isRecording() && trace.isSpanContextValid(span.spanContext()) ? span : undefined;
+  if (!span) return undefined;
+  // The flag, not isRecording(): a remote parent (a job's traceparent) is a non-recording span that was sampled.
+  const spanContext = span.spanContext();
+  const sampled = (spanContext.traceFlags & TraceFlags.SAMPLED) !== 0;
+  return !sampled && trace.isSpanContextValid(spanContext) ? span : undefined;
 }
 
 export function tracingEnabled() {
