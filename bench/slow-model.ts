@@ -95,7 +95,7 @@ function streamDraft(s: AppSession, topic: string) {
           });
           res.on("end", () => {
             const events = text.split("\n").filter(Boolean);
-            let last: { type?: string } = {};
+            let last: { type?: string; error?: { code?: string } } = {};
             try {
               last = JSON.parse(events.at(-1) ?? "{}");
             } catch {}
@@ -106,7 +106,7 @@ function streamDraft(s: AppSession, topic: string) {
               encoding,
               error:
                 res.statusCode !== 200 || last.type !== "done"
-                  ? `${res.statusCode} ${text.slice(-300)}`
+                  ? `${res.statusCode} ${last.error?.code ?? text.slice(-120).replace(/\s+/g, " ")}`
                   : undefined,
             });
           });
@@ -276,6 +276,11 @@ export async function benchSlowModel(options: { profile?: boolean } = {}): Promi
   }
 }
 
+const count = (items: string[]) => {
+  const counts: Record<string, number> = {};
+  for (const item of items) counts[item] = (counts[item] ?? 0) + 1;
+  return counts;
+};
 const f0 = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : "–");
 const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : "–");
 const goal = (ok: boolean) => (ok ? "met" : "**not met**");
@@ -308,7 +313,13 @@ Server CPU: ${f2(fw.cpuPerStream)} ms per streamed draft, ${f2(b.cpuPerCreate)} 
 ${f0(b.cpuPerCreate * CREATES)} ms of CPU on top of the model's ${ANSWER_MS} ms, against the goal's ${f0(0.15 * ANSWER_MS)} ms of slack).
 Two rounds of ${STREAMS}; the generate limit is set to ${GENERATE_LIMIT} a minute for the bench's key
 (\`RATE_LIMIT_GENERATE_PER_MINUTE\`).
-${fw.failures.length ? `\nFailed streams (first 3): ${fw.failures.slice(0, 3).join(" | ")}\n` : ""}${r.profile ? `\nWhere the time goes (\`--profile\`):\n\n${r.profile}\n` : ""}`;
+${
+  fw.failures.length
+    ? `\nFailed streams, by their status and error: ${Object.entries(count(fw.failures))
+        .map(([failure, n]) => `${n} × ${failure}`)
+        .join(", ")}.\n`
+    : ""
+}${r.profile ? `\nWhere the time goes (\`--profile\`):\n\n${r.profile}\n` : ""}`;
 }
 
 /** Replaces this section of BENCHMARKS.md (or puts it before "Enqueue → running"), leaving the rest. */
