@@ -28,6 +28,7 @@ import {
   startTraceSink,
   startWorker,
 } from "./servers";
+import { benchSlowModel, writeSlowModelSection } from "./slow-model";
 
 /**
  * `npm run bench`: Brand Studio's production build next to two baselines started in the same run (a bare
@@ -41,9 +42,43 @@ import {
  *   --profile          run the PGlite server under `node --cpu-prof` and summarise where the time goes
  *   --tracing-only     only the tracing off/on comparison (trivial route, PGlite app with tracing off and
  *                      on): rewrites the "Tracing off and on" section of BENCHMARKS.md and keeps the rest
+ *   --slow-model-only  only issue 44's slow-model cases (bench/slow-model.ts: first words of 50 streamed drafts,
+ *                      200 creates at once): rewrites their section of BENCHMARKS.md and keeps the rest
  */
-/** The tracing-on twin of the PGlite app. */
+/** The tracing-on twins of the PGlite app: the default sampler (10 % of new traces), and every trace. */
 const TRACED = "PGlite, tracing on";
+const TRACED_ALL = "PGlite, tracing on, every trace";
+
+/** The two tracing-on apps, each exporting to its own local OTLP receiver. */
+async function startTracedApps(running: Running[]) {
+  const sink = await startTraceSink();
+  running.push(sink);
+  const sinkAll = await startTraceSink();
+  running.push(sinkAll);
+  const otlp = (url: string) => ({
+    OTEL_EXPORTER_OTLP_ENDPOINT: url,
+    OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf",
+  });
+  const traced = await startApp({ name: TRACED, env: otlp(sink.url) });
+  running.push(traced);
+  const tracedAll = await startApp({
+    name: TRACED_ALL,
+    env: { ...otlp(sinkAll.url), OTEL_TRACES_SAMPLER: "parentbased_always_on" },
+  });
+  running.push(tracedAll);
+  return {
+    apps: [traced, tracedAll],
+    run: () => ({
+      app: "PGlite",
+      traced: TRACED,
+      exports: sink.exports(),
+      exportedBytes: sink.bytes(),
+      tracedAll: TRACED_ALL,
+      exportsAll: sinkAll.exports(),
+      exportedBytesAll: sinkAll.bytes(),
+    }),
+  };
+}
 
 function option(name: string) {
   const index = process.argv.indexOf(name);
@@ -88,15 +123,10 @@ async function tracingOnly(seconds: number, rounds: number) {
     running.push(trivial);
     const pglite = await startApp({ name: "PGlite" });
     running.push(pglite);
-    const sink = await startTraceSink();
-    running.push(sink);
-    const traced = await startApp({
-      name: TRACED,
-      env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf" },
-    });
-    running.push(traced);
+    const traced = await startTracedApps(running);
     console.log("bench: servers up, preparing sessions …");
-    const sessions = [await prepareSession(pglite), await prepareSession(traced)];
+    const sessions = [await prepareSession(pglite)];
+    for (const app of traced.apps) sessions.push(await prepareSession(app));
     await sleep(2000);
     const targets: LoadTarget[] = [
       { name: "trivial Next route", url: `${trivial.url}/api/bench`, status: 200, pid: trivial.pid },
@@ -163,7 +193,7 @@ async function tracingOnly(seconds: number, rounds: number) {
           };
         }),
       },
-      tracing: { app: "PGlite", traced: TRACED, exports: sink.exports(), exportedBytes: sink.bytes() },
+      tracing: traced.run(),
     };
     await stopAll();
     running.length = 0;
@@ -200,6 +230,10 @@ async function main() {
   const seconds = Number(option("--seconds") ?? 4);
   const rounds = Number(option("--rounds") ?? 3);
   if (flag("--tracing-only")) return tracingOnly(seconds, rounds);
+  if (flag("--slow-model-only")) {
+    buildAll(flag("--rebuild"));
+    return writeSlowModelSection(await benchSlowModel({ profile: flag("--profile") }));
+  }
   const pgBase = option("--pg") ?? "postgres://postgres@127.0.0.1:5432/postgres";
   const usePg = !flag("--no-pg") && (await postgresReachable(pgBase));
   if (!usePg) console.log("bench: PostgreSQL not reachable (or --no-pg): PGlite only.");
@@ -218,19 +252,13 @@ async function main() {
     running.push(pglite);
     const pg = usePg ? await startApp({ name: "PostgreSQL", postgresUrl: pgBase }) : undefined;
     if (pg) running.push(pg);
-    // The same PGlite app with tracing on, exporting every span (protobuf, the default batch delay) to a
-    // local OTLP receiver: its rows beside the tracing-off ones state the overhead.
-    const sink = await startTraceSink();
-    running.push(sink);
-    const traced = await startApp({
-      name: TRACED,
-      env: { OTEL_EXPORTER_OTLP_ENDPOINT: sink.url, OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf" },
-    });
-    running.push(traced);
+    // The same PGlite app with tracing on (the default sampler, and every trace), exporting (protobuf, the
+    // default batch delay) to local OTLP receivers: their rows beside the tracing-off ones state the overhead.
+    const traced = await startTracedApps(running);
     console.log("bench: servers up, preparing sessions …");
     const sessions: AppSession[] = [await prepareSession(pglite)];
     if (pg) sessions.push(await prepareSession(pg));
-    sessions.push(await prepareSession(traced));
+    for (const app of traced.apps) sessions.push(await prepareSession(app));
     await sleep(2000);
     const rssStart = Object.fromEntries(running.map((r) => [r.name, rssMb(r.pid)]));
 
@@ -284,14 +312,14 @@ async function main() {
       })),
     };
 
-    const tracing = { app: "PGlite", traced: TRACED, exports: sink.exports(), exportedBytes: sink.bytes() };
+    const tracing = traced.run();
 
     // Enqueue → running: inline workers, then a separate worker process on PostgreSQL. Twenty samples each,
     // so the p95 (nearest rank) is the second slowest, not just the slowest of a handful.
     const QUEUE_SAMPLES = 20;
     const queue: { name: string; p50: number; p95: number; n: number }[] = [];
     for (const s of sessions) {
-      if (s.server.name === TRACED) continue;
+      if (s.server.name === TRACED || s.server.name === TRACED_ALL) continue;
       console.log(`bench: enqueue → running, ${s.server.name} inline`);
       queue.push({ name: `${s.server.name}, inline worker`, ...(await enqueueToRunning(s, QUEUE_SAMPLES)) });
     }
@@ -360,6 +388,8 @@ async function main() {
       fullRender,
       profileDir: profile,
     });
+    // Its own server and OpenAI fake, after the rest (its section is added to the report just written).
+    writeSlowModelSection(await benchSlowModel());
   } finally {
     await stopAll();
   }

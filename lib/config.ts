@@ -40,6 +40,16 @@ const httpUrl = () => url(/^https?$/, "an http(s) URL");
 const choice = <const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) =>
   z.preprocess(unset, z.enum(values, { error: `expected one of ${values.join(", ")}` }).default(fallback));
 
+/** The OpenTelemetry SDK's standard sampler names. */
+const TRACES_SAMPLERS = [
+  "always_on",
+  "always_off",
+  "traceidratio",
+  "parentbased_always_on",
+  "parentbased_always_off",
+  "parentbased_traceidratio",
+] as const;
+
 /** Every variable the app reads, with its default. README's table and .env.example follow this list. */
 const envObject = z.object({
   NODE_ENV: choice(["development", "production", "test"] as const, "development"),
@@ -133,6 +143,19 @@ const envObject = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: httpUrl(),
   OTEL_EXPORTER_OTLP_PROTOCOL: choice(["http/protobuf", "http/json", "grpc"] as const, "http/protobuf"),
   OTEL_SERVICE_NAME: text(),
+  // Unset: parent-based, sampling OTEL_TRACES_SAMPLER_ARG of the traces that start here (lib/telemetry/start-tracing.ts).
+  OTEL_TRACES_SAMPLER: z.preprocess(
+    unset,
+    z.enum(TRACES_SAMPLERS, { error: `expected one of ${TRACES_SAMPLERS.join(", ")}` }).optional(),
+  ),
+  OTEL_TRACES_SAMPLER_ARG: z.preprocess(
+    unset,
+    z.coerce
+      .number({ error: "expected a ratio from 0 to 1" })
+      .min(0, { error: "expected a ratio from 0 to 1" })
+      .max(1, { error: "expected a ratio from 0 to 1" })
+      .default(0.1),
+  ),
   // Bearer token for GET /api/metrics (unset: 404) and the worker's metrics port (unset: no server).
   METRICS_TOKEN: text(),
   METRICS_PORT: z.preprocess(

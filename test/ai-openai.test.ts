@@ -109,6 +109,42 @@ describe("generation through an OpenAI-compatible server", () => {
     expect(moderated[1]).toContain(expected.caption);
   });
 
+  it("streams the model's draft as the model writes it (Chat Completions over server-sent events), and saves it once", async () => {
+    // Every token at once (still one server-sent event each): this file's AI_TIMEOUT_MS is short.
+    const response = await fetch(`${server.url}/api/content/create/stream`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ brandId, channel: "instagram", goal: "traffic", topic: TOPIC, seed: 78 }),
+    });
+    expect(response.status).toBe(200);
+    const events = (await response.text())
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+    const expected = defaultDraft({ channel: "instagram", goal: "traffic", topic: TOPIC });
+    const done = events.at(-1);
+    expect(done.type, JSON.stringify(done)).toBe("done");
+    expect(done.post.caption).toBe(expected.caption);
+    expect(done.post.generation).toMatchObject({
+      provider: "openai-compatible",
+      model: "gpt-fake",
+      seed: 78,
+    });
+    // The caption grows event by event, each partial a prefix of the next.
+    const captions = events
+      .filter((event) => event.type === "partial" && typeof event.draft.caption === "string")
+      .map((event) => event.draft.caption as string);
+    expect(captions.length).toBeGreaterThan(5);
+    for (let i = 1; i < captions.length; i++) expect(captions[i].startsWith(captions[i - 1])).toBe(true);
+    expect(captions.at(-1)).toBe(expected.caption);
+    const chats = fake.chatRequests();
+    expect(chats).toHaveLength(1);
+    expect(chats[0].body.stream).toBe(true);
+    expect(fake.firstTokens.map((token) => token.topic)).toEqual([TOPIC]);
+    const saved = await api(`/api/posts/${done.post.postId}`, { server: server.url, token });
+    expect(saved.body.caption).toBe(expected.caption);
+  });
+
   it("repairs a draft that breaks the channel's rules instead of returning it", async () => {
     fake.state.chat = {
       kind: "draft",

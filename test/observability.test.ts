@@ -172,6 +172,96 @@ describe("GET /api/metrics without METRICS_TOKEN", () => {
 });
 
 // A separate worker process needs PostgreSQL (PGlite is one process); this runs in the PostgreSQL pass.
+/** A W3C `traceparent` for a new trace id, sampled (flags 01) or not (00). */
+function traceparent(sampled: boolean) {
+  const traceId = randomBytes(16).toString("hex");
+  return { traceId, header: `00-${traceId}-${randomBytes(8).toString("hex")}-${sampled ? "01" : "00"}` };
+}
+
+describe("the trace sampler", () => {
+  let otlp: OtlpReceiver;
+  const servers: TestServer[] = [];
+  /** A server exporting as `service`, so each test counts only its own server's traces. */
+  const start = async (service: string, env: Record<string, string> = {}) => {
+    const server = await startTestServer({
+      env: {
+        OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+        OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+        OTEL_BSP_SCHEDULE_DELAY: "100",
+        OTEL_SERVICE_NAME: service,
+        ...env,
+      },
+    });
+    servers.push(server);
+    return server;
+  };
+  /** GET /api/health `n` times, each with a new traceparent (sampled or not) or none; the trace ids sent. */
+  const health = async (server: TestServer, n: number, sampled?: boolean) => {
+    const traceIds: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const parent = sampled === undefined ? undefined : traceparent(sampled);
+      if (parent) traceIds.push(parent.traceId);
+      const response = await fetch(`${server.url}/api/health`, {
+        headers: parent ? { traceparent: parent.header } : {},
+      });
+      expect(response.status).toBe(200);
+    }
+    return traceIds;
+  };
+  /** The traces of `service` that served GET /api/health (a server also traces its own background work). */
+  const traces = (service: string) =>
+    new Set(
+      otlp.spans
+        .filter(
+          (span) =>
+            span.service === service &&
+            (span.name.includes("/api/health") || JSON.stringify(span.attributes).includes("/api/health")),
+        )
+        .map((span) => span.traceId),
+    );
+  /** Once `ids` have all arrived, and one more export interval for anything behind them. */
+  const settled = async (service: string, ids: string[]) => {
+    await waitFor(() => ids.every((id) => traces(service).has(id)), { what: `${ids.length} traces` });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    return traces(service);
+  };
+
+  beforeAll(async () => {
+    otlp = await startOtlpReceiver();
+  });
+  afterAll(async () => {
+    for (const server of servers) await server.stop();
+    await otlp?.close();
+  });
+
+  it("by default follows the caller's decision and keeps about 10 % of the traces that start here", async () => {
+    const server = await start("sampler-default");
+    // The start-up's own health checks are traced too: leave them out.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const startUp = traces("sampler-default");
+    const kept = await health(server, 10, true);
+    const dropped = await health(server, 10, false);
+    await health(server, 200);
+    const exported = await settled("sampler-default", kept);
+    expect(dropped.filter((id) => exported.has(id))).toEqual([]);
+    // 200 new traces at a ratio of 0.1 keep 20 on average: none, or 60 and more, is a one-in-a-billion draw.
+    const started = [...exported].filter((id) => !kept.includes(id) && !startUp.has(id));
+    expect(started.length).toBeGreaterThan(0);
+    expect(started.length).toBeLessThan(60);
+  }, 120_000);
+
+  it("honours OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG: traceidratio at 1 keeps every trace, whatever the caller decided", async () => {
+    const server = await start("sampler-ratio-1", {
+      OTEL_TRACES_SAMPLER: "traceidratio",
+      OTEL_TRACES_SAMPLER_ARG: "1",
+    });
+    // Every caller said "not sampled"; a ratio sampler that is not parent-based keeps each trace all the same.
+    const unsampledCallers = await health(server, 40, false);
+    const exported = await settled("sampler-ratio-1", unsampledCallers);
+    expect(unsampledCallers.filter((id) => exported.has(id))).toHaveLength(40);
+  }, 120_000);
+});
+
 describe.skipIf(!onPostgres)("traces and metrics across a web process and a worker process", () => {
   let otlp: Awaited<ReturnType<typeof startOtlpReceiver>>;
   let hooks: Awaited<ReturnType<typeof startHookReceiver>>;
@@ -199,6 +289,8 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
       OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
       OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
       OTEL_BSP_SCHEDULE_DELAY: "200",
+      // Every trace: these tests follow particular requests (the default keeps 10 % of new traces).
+      OTEL_TRACES_SAMPLER: "parentbased_always_on",
       METRICS_TOKEN: metricsToken,
       WORKER: "off",
       VIDEO_PROVIDER: "heygen",
@@ -770,6 +862,8 @@ describe("AI calls in traces: the model, its moderation, an image and speech (fa
         OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
         OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
         OTEL_BSP_SCHEDULE_DELAY: "200",
+        // Every trace: these tests follow particular requests.
+        OTEL_TRACES_SAMPLER: "parentbased_always_on",
         OPENAI_BASE_URL: openai.url,
         OPENAI_API_KEY: "sk-fake-trace-key",
         OPENAI_MODEL: "gpt-fake",

@@ -9,6 +9,7 @@ import {
   type Span,
   SpanKind,
   SpanStatusCode,
+  TraceFlags,
   trace,
 } from "@opentelemetry/api";
 
@@ -17,14 +18,31 @@ import {
  * calls and webhook deliveries. Only `@opentelemetry/api` is loaded here (a few kilobytes, no SDK): until
  * `startTracing` (lib/telemetry/start-tracing.ts) has registered the SDK, `inSpan` calls its function
  * straight away and starts nothing, so a process without OTEL_EXPORTER_OTLP_ENDPOINT pays one boolean test.
+ * Under a parent-based sampler, a trace that was not sampled gets no spans of ours either (`unsampledParent`).
  */
 
-const state = globalThis as unknown as { brandStudioTracing?: boolean };
+const state = globalThis as unknown as { brandStudioTracing?: boolean; brandStudioParentBased?: boolean };
 
 export const TRACER_NAME = "brand-studio";
 
-export function markTracingStarted() {
+/** `parentBased`: a span under a parent that is not sampled is not sampled either (the default sampler). */
+export function markTracingStarted({ parentBased }: { parentBased: boolean }) {
   state.brandStudioTracing = true;
+  state.brandStudioParentBased = parentBased;
+}
+
+/**
+ * The parent's span when a parent-based sampler will drop whatever starts under it (the trace was not sampled):
+ * then no span is made at all, and `fn` gets the parent's non-recording span.
+ */
+function unsampledParent(parent: Context): Span | undefined {
+  if (!state.brandStudioParentBased) return undefined;
+  const span = trace.getSpan(parent);
+  if (!span) return undefined;
+  // The flag, not isRecording(): a remote parent (a job's traceparent) is a non-recording span that was sampled.
+  const spanContext = span.spanContext();
+  const sampled = (spanContext.traceFlags & TraceFlags.SAMPLED) !== 0;
+  return !sampled && trace.isSpanContextValid(spanContext) ? span : undefined;
 }
 
 export function tracingEnabled() {
@@ -105,8 +123,10 @@ export async function inSpan<T>(
   fn: (span: Span) => Promise<T> | T,
 ): Promise<T> {
   if (!tracingEnabled()) return fn(noopSpan);
-  const tracer = trace.getTracer(TRACER_NAME);
   const parent = options.parent ?? context.active();
+  const unsampled = unsampledParent(parent);
+  if (unsampled) return fn(unsampled);
+  const tracer = trace.getTracer(TRACER_NAME);
   return tracer.startActiveSpan(
     name,
     { kind: options.kind ?? SpanKind.INTERNAL, attributes: safeAttributes(options.attributes) },
@@ -195,5 +215,6 @@ export function inAiSpan<T>(operation: string, model: string, fn: () => Promise<
 
 /** The AI SDK's own spans (ai.generateText, ai.streamText …) without the prompt or the model's answer. */
 export function aiTelemetry() {
-  return { isEnabled: tracingEnabled(), recordInputs: false, recordOutputs: false } as const;
+  const isEnabled = tracingEnabled() && !unsampledParent(context.active());
+  return { isEnabled, recordInputs: false, recordOutputs: false } as const;
 }

@@ -75,8 +75,8 @@ export function speechWav(text: string) {
 }
 
 /**
- * A local HTTP server that speaks the parts of the OpenAI API the app uses: Chat Completions (JSON output)
- * /moderations and /audio/speech. Tests switch its behaviour between calls and read what it was sent.
+ * A local HTTP server that speaks the parts of the OpenAI API the app uses: Chat Completions (JSON output,
+ * whole or streamed as server-sent events, at a pace `state.pace` may slow), /moderations and /audio/speech. Tests switch its behaviour between calls and read what it was sent.
  */
 export async function startFakeOpenAI() {
   const requests: RecordedRequest[] = [];
@@ -96,9 +96,16 @@ export async function startFakeOpenAI() {
       | { kind: "png"; color: string }
       | { kind: "status"; status: number }
       | { kind: "hold"; color: string },
+    /**
+     * A model's pace (the bench's slow model): a streamed answer's first token after `firstTokenMs`, then
+     * `tokensPerSecond`; a whole JSON answer after `answerMs`. Zero: at once.
+     */
+    pace: { firstTokenMs: 0, tokensPerSecond: 0, answerMs: 0 },
   };
   /** Image calls held by `hold`, each waiting to be answered. */
   const heldImages: (() => void)[] = [];
+  /** Per streamed chat completion: the brief's topic and when the first token was written (performance.now()). */
+  const firstTokens: { topic: string; at: number }[] = [];
 
   const server = http.createServer((req, res) => {
     let raw = "";
@@ -185,38 +192,74 @@ export async function startFakeOpenAI() {
           error: { message: "The fake model is having a bad day.", type: "server_error" },
         });
       }
+      const brief = briefFrom(body?.messages);
       const content =
         behaviour.kind === "malformed"
           ? '{"caption": "Half a draft and then the model wandered off'
-          : JSON.stringify((behaviour.draft ?? defaultDraft)(briefFrom(body?.messages)));
-      if (body?.stream) {
-        // Streamed (server-sent events, OpenAI's chat.completion.chunk): the answer in a few pieces, then usage.
-        const chunk = (payload: Record<string, unknown>) =>
-          `data: ${JSON.stringify({ id: "chatcmpl-fake", object: "chat.completion.chunk", created: Math.floor(Date.now() / 1000), model: body?.model ?? "fake", ...payload })}\n\n`;
-        const size = Math.ceil(content.length / 6);
-        res.writeHead(200, { "content-type": "text/event-stream" });
-        for (let at = 0; at < content.length; at += size) {
-          const delta = { ...(at === 0 ? { role: "assistant" } : {}), content: content.slice(at, at + size) };
-          res.write(chunk({ choices: [{ index: 0, delta, finish_reason: null }] }));
-        }
-        res.write(chunk({ choices: [{ index: 0, delta: {}, finish_reason: "stop" }] }));
-        const usage = {
-          ...state.usage,
-          total_tokens: state.usage.prompt_tokens + state.usage.completion_tokens,
-        };
-        res.write(chunk({ choices: [], usage }));
-        return res.end("data: [DONE]\n\n");
+          : JSON.stringify((behaviour.draft ?? defaultDraft)(brief));
+      if (body?.stream === true) return streamChat(res, content, brief.topic, body?.model);
+      if (state.pace.answerMs > 0) {
+        setTimeout(() => answerChat(content), state.pace.answerMs);
+        return;
       }
-      return json(200, {
-        id: "chatcmpl-fake",
-        object: "chat.completion",
-        created: Math.floor(Date.now() / 1000),
-        model: body?.model ?? "fake",
-        choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
-        usage: { ...state.usage, total_tokens: state.usage.prompt_tokens + state.usage.completion_tokens },
-      });
+      return answerChat(content);
     });
+
+    /** Chat Completions' JSON answer. */
+    function answerChat(content: string) {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({
+          id: "chatcmpl-fake",
+          object: "chat.completion",
+          created: Math.floor(Date.now() / 1000),
+          model: "fake",
+          choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+          usage: {
+            ...state.usage,
+            total_tokens: state.usage.prompt_tokens + state.usage.completion_tokens,
+          },
+        }),
+      );
+    }
   });
+
+  /**
+   * Chat Completions streamed as server-sent events, the way OpenAI sends them: `chat.completion.chunk`s of
+   * about four characters (a token), the role with the first, then the finish reason, the usage and [DONE].
+   */
+  function streamChat(res: http.ServerResponse, content: string, topic: string, model = "fake") {
+    const tokens = content.match(/[\s\S]{1,4}/g) ?? [""];
+    const chunk = (delta: object, finish: string | null = null, usage?: object) =>
+      `data: ${JSON.stringify({
+        id: "chatcmpl-fake",
+        object: "chat.completion.chunk",
+        created: Math.floor(Date.now() / 1000),
+        model,
+        choices: usage ? [] : [{ index: 0, delta, finish_reason: finish }],
+        ...(usage ? { usage } : {}),
+      })}\n\n`;
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    const gap = state.pace.tokensPerSecond > 0 ? 1000 / state.pace.tokensPerSecond : 0;
+    let next = 0;
+    const write = () => {
+      if (res.destroyed) return;
+      if (next === 0) firstTokens.push({ topic, at: performance.now() });
+      if (next < tokens.length) {
+        res.write(chunk(next === 0 ? { role: "assistant", content: tokens[0] } : { content: tokens[next] }));
+        next += 1;
+        if (gap > 0) setTimeout(write, gap);
+        else write();
+        return;
+      }
+      const usage = {
+        ...state.usage,
+        total_tokens: state.usage.prompt_tokens + state.usage.completion_tokens,
+      };
+      res.end(`${chunk({}, "stop")}${chunk({}, null, usage)}data: [DONE]\n\n`);
+    };
+    setTimeout(write, state.pace.firstTokenMs);
+  }
 
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
@@ -235,12 +278,15 @@ export async function startFakeOpenAI() {
       for (const answer of heldImages.splice(0)) answer();
     },
     moderationRequests: () => requests.filter((request) => request.path.endsWith("/moderations")),
+    firstTokens,
     reset() {
       requests.length = 0;
       state.chat = { kind: "draft" };
       state.flag = null;
       state.moderationStatus = 200;
       state.image = { kind: "png", color: "#12AB34" };
+      state.pace = { firstTokenMs: 0, tokensPerSecond: 0, answerMs: 0 };
+      firstTokens.length = 0;
     },
     close: async () => {
       for (const res of hanging) res.destroy();
