@@ -1,11 +1,11 @@
 import { NextRequest } from "next/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { ApiError } from "@/lib/api/api-error";
-import { ERROR_CODES } from "@/lib/api/error-codes";
 import { withApi } from "@/lib/api/handler";
 import { readJson } from "@/lib/api/read-request";
 import { errorEnvelope } from "@/lib/contracts/common";
+import { ApiError } from "@/lib/errors/api-error";
+import { ERROR_CODES } from "@/lib/errors/error-codes";
 
 const schema = z.object({ topic: z.string().min(1), channel: z.enum(["telegram", "instagram"]) });
 const echo = withApi(async (req) => Response.json(await readJson(req, schema)), { docId: "echo" });

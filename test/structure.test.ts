@@ -67,7 +67,7 @@ describe("the layering", () => {
     const allowed: Record<string, RegExp> = {
       "instrumentation.ts": /process\.env\.NEXT_RUNTIME/g,
       "next.config.mjs": /process\.env\.NEXT_DIST_DIR/g,
-      "lib/video/local/find-binary.ts": /process\.env\.PATH/g,
+      "lib/ffmpeg/find-binary.ts": /process\.env\.PATH/g,
     };
     const offending = files.filter((file) => {
       if (file === "lib/config.ts" || file === "scripts/test.mjs") return false;

@@ -1,12 +1,12 @@
 import type { NextRequest } from "next/server";
+import { ApiError } from "@/lib/errors/api-error";
+import { ERROR_CODES, type ErrorCode } from "@/lib/errors/error-codes";
+import { REQUEST_ID_HEADER, requestIdFrom } from "@/lib/errors/request-id";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import { metrics } from "@/lib/telemetry/metrics";
 import { failSpan, inSpan, requestContext, SpanKind } from "@/lib/telemetry/tracing";
-import { ApiError } from "./api-error";
 import { classifyError } from "./classify-error";
-import { ERROR_CODES, type ErrorCode } from "./error-codes";
-import { REQUEST_ID_HEADER, requestIdFrom } from "./request-id";
 
 export type RouteParams = Record<string, string | string[] | undefined>;
 export type ApiContext = { requestId: string; params: RouteParams };

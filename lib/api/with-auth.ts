@@ -1,5 +1,5 @@
 import { authenticate, type Principal } from "@/lib/auth/authenticate";
-import { ApiError } from "./api-error";
+import { ApiError } from "@/lib/errors/api-error";
 import type { ApiContext, ApiHandler } from "./handler";
 
 export type AuthedContext = ApiContext & { principal: Principal };

@@ -2,10 +2,10 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import { getDb, type Tx } from "@/db/client";
 import { type Brand, brandMembers, brands } from "@/db/schema";
-import { ApiError, notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import type { BrandRole } from "@/lib/contracts/enums";
 import { can, PERMISSIONS, type Permission } from "@/lib/contracts/permissions";
+import { ApiError, notFound } from "@/lib/errors/api-error";
 
 export type BrandAccess = { brand: Brand; role: BrandRole };
 

@@ -4,7 +4,6 @@ import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { type Db, getDb, type Tx } from "@/db/client";
 import { type BrandInvitation, brandInvitations, brandMembers, brands, users } from "@/db/schema";
 import { recordActivity } from "@/lib/activity/record-activity";
-import { ApiError, notFound } from "@/lib/api/api-error";
 import { enforceRateLimit } from "@/lib/api/rate-limit";
 import type { Principal } from "@/lib/auth/authenticate";
 import { isUniqueViolation, normalizeEmail } from "@/lib/auth/users";
@@ -14,6 +13,7 @@ import {
   type InvitationLinkResponse,
   type InvitationResponse,
 } from "@/lib/contracts/teams";
+import { ApiError, notFound } from "@/lib/errors/api-error";
 import { newId } from "@/lib/ids";
 import { requireBrandPermission } from "./brand-access";
 import { sendInvitationEmail } from "./invitation-email";

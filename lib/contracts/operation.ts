@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { ErrorCode } from "@/lib/api/error-codes";
+import type { ErrorCode } from "@/lib/errors/error-codes";
 import type { Permission } from "./permissions";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";

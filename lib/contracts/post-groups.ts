@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ERROR_CODE_LIST } from "@/lib/api/error-codes";
+import { ERROR_CODE_LIST } from "@/lib/errors/error-codes";
 import { idOf } from "./common";
 import { defineOperation } from "./operation";
 import { createPublicationBody, createPublicationParams } from "./publishing";

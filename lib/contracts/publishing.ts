@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ERROR_CODE_LIST } from "@/lib/api/error-codes";
+import { ERROR_CODE_LIST } from "@/lib/errors/error-codes";
 import { languageTag } from "./brands";
 import { idOf, isoDateTime, userText } from "./common";
 import { CHANNEL_CONNECTION_STATUSES, PUBLICATION_PLACEMENTS, PUBLICATION_STATUSES } from "./enums";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ERROR_CODE_LIST } from "@/lib/api/error-codes";
+import { ERROR_CODE_LIST } from "@/lib/errors/error-codes";
 import { cursorPage, idOf, isoDateTime, pageCursor, userText } from "./common";
 import { VIDEO_JOB_STATUSES } from "./enums";
 import { defineOperation } from "./operation";

@@ -2,11 +2,11 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import { getDb, type Tx } from "@/db/client";
 import { brandMembers, type Post, posts } from "@/db/schema";
-import { notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import { assertCan } from "@/lib/brands/brand-access";
 import type { BrandRole } from "@/lib/contracts/enums";
 import type { Permission } from "@/lib/contracts/permissions";
+import { notFound } from "@/lib/errors/api-error";
 
 /**
  * Loads a post of a brand the principal is a member of whose role may do `permission`; anything else is

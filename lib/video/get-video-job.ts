@@ -2,10 +2,10 @@ import "server-only";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { brandMembers, type VideoJob, videoJobs } from "@/db/schema";
-import { notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import { assertCan } from "@/lib/brands/brand-access";
 import type { Permission } from "@/lib/contracts/permissions";
+import { notFound } from "@/lib/errors/api-error";
 
 /** A video job of a brand the principal is a member of; anyone else's answers 404, like a missing
  * one; a member whose role may not do `permission` gets 403 `forbidden`. */

@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb, preparedPerDb } from "@/db/client";
 import { brandMembers, videoJobs } from "@/db/schema";
-import { notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import {
   membershipEventsReady,
@@ -10,6 +9,7 @@ import {
   subscribeMembershipChanges,
 } from "@/lib/auth/membership-events";
 import { isTerminalVideoStatus } from "@/lib/contracts/video";
+import { notFound } from "@/lib/errors/api-error";
 import type { VideoJobViewRow } from "./video-job-view";
 
 /**

@@ -1,10 +1,10 @@
 import { withApi } from "@/lib/api/handler";
 import { readParams } from "@/lib/api/read-request";
 import { withAuth } from "@/lib/api/with-auth";
-import { AVATAR_POLL_SECONDS } from "@/lib/brands/avatar-training";
-import { readAvatarFile } from "@/lib/brands/avatar-upload-request";
+import { AVATAR_POLL_SECONDS } from "@/lib/avatars/avatar-training";
+import { readAvatarFile } from "@/lib/avatars/avatar-upload-request";
+import { uploadAvatar } from "@/lib/avatars/upload-avatar";
 import { toBrandResponse } from "@/lib/brands/brand-response";
-import { uploadAvatar } from "@/lib/brands/upload-avatar";
 import * as contract from "@/lib/contracts/brands";
 import { operationUrl } from "@/lib/contracts/operation";
 

@@ -1,9 +1,9 @@
 import http from "node:http";
-import { newRequestId } from "@/lib/api/request-id";
 import { getEnv } from "@/lib/config";
+import { newRequestId } from "@/lib/errors/request-id";
 import { log } from "@/lib/log";
-import { renderMetrics } from "./metrics";
-import { isMetricsToken } from "./scrape-metrics";
+import { renderMetrics } from "@/lib/telemetry/metrics";
+import { isMetricsToken } from "@/lib/telemetry/scrape-metrics";
 
 /**
  * A worker process serves no HTTP, so it exposes its registry on METRICS_PORT: `GET /metrics` with the
