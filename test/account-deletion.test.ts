@@ -16,7 +16,7 @@ import {
 import type { Principal } from "@/lib/auth/authenticate";
 import { hashPassword } from "@/lib/auth/password";
 import { findOrCreateOAuthUser } from "@/lib/auth/users";
-import { removeMember } from "@/lib/brands/members";
+import { removeMember } from "@/lib/teams/members";
 import { ApiError } from "@/lib/errors/api-error";
 import { newId } from "@/lib/ids";
 import { deleteAccount } from "@/lib/users/delete-account";

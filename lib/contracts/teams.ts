@@ -1,9 +1,9 @@
 import { z } from "zod";
+import { brandParams } from "./brands";
 import { idOf, isoDateTime } from "./common";
 import { BRAND_ROLES } from "./enums";
 import { defineOperation } from "./operation";
 import { ROUTES } from "./routes";
-import { signUpBody } from "./users";
 
 /** Invitations expire this long after they are sent (or re-sent). */
 export const INVITATION_TTL_DAYS = 7;
@@ -102,23 +102,6 @@ export const invitationPreviewResponse = z
 export const acceptInvitationResponse = z
   .object({ brandId: idOf("brd"), role })
   .meta({ id: "AcceptedInvitation" });
-
-export const deleteAccountBody = z.strictObject(
-  {
-    password: signUpBody.shape.password
-      .optional()
-      .describe("The account's password, to confirm (an account that has one)."),
-    confirmEmail: z
-      .string()
-      .max(254)
-      .optional()
-      .meta({ example: "maria@example.com" })
-      .describe("The account's email, typed to confirm: for an account made by OAuth sign-in (no password)."),
-  },
-  { error: "Send { password } (or { confirmEmail } for an account with no password)." },
-);
-
-const brandParams = z.object({ brandId: idOf("brd") });
 
 export const listMembers = defineOperation({
   ...ROUTES.listMembers,
@@ -269,26 +252,6 @@ export const acceptInvitation = defineOperation({
     "not_found",
     "invitation_unavailable",
     "already_member",
-    "payload_too_large",
-    "service_unavailable",
-    "internal_error",
-  ],
-});
-
-export const deleteAccount = defineOperation({
-  ...ROUTES.deleteAccount,
-  title: "Delete account",
-  auth: "bearer",
-  summary:
-    "Deletes the caller's account from a signed-in session (not an API key), confirmed with its password (or its email, for an account made by OAuth sign-in); throttled like sign-in. Its API keys and tokens stop at once and its personal channel connections are disconnected. Refused while it is a brand's last owner.",
-  body: deleteAccountBody,
-  responses: { 204: { description: "The account is deleted." } },
-  errors: [
-    "invalid_request",
-    "unauthorized",
-    "session_required",
-    "last_owner",
-    "rate_limited",
     "payload_too_large",
     "service_unavailable",
     "internal_error",

@@ -1,7 +1,7 @@
 import { withApi } from "@/lib/api/handler";
 import { readParams } from "@/lib/api/read-request";
 import { authenticate } from "@/lib/auth/authenticate";
-import { previewInvitation } from "@/lib/brands/invitations";
+import { previewInvitation } from "@/lib/teams/preview";
 import { invitationTokenParams, getInvitation as operation } from "@/lib/contracts/teams";
 
 export const dynamic = "force-dynamic";

@@ -2,7 +2,7 @@ import { withApi } from "@/lib/api/handler";
 import { publicOrigin } from "@/lib/api/public-origin";
 import { readJson, readParams } from "@/lib/api/read-request";
 import { withAuth } from "@/lib/api/with-auth";
-import { createInvitation, listInvitations } from "@/lib/brands/invitations";
+import { createInvitation, listInvitations } from "@/lib/teams/invite";
 import { brandParams } from "@/lib/contracts/brands";
 import {
   createInvitationBody,

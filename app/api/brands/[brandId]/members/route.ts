@@ -1,7 +1,7 @@
 import { withApi } from "@/lib/api/handler";
 import { readParams } from "@/lib/api/read-request";
 import { withAuth } from "@/lib/api/with-auth";
-import { listMembers } from "@/lib/brands/members";
+import { listMembers } from "@/lib/teams/members";
 import { brandParams } from "@/lib/contracts/brands";
 import { listMembers as operation } from "@/lib/contracts/teams";
 

@@ -1,7 +1,7 @@
 import { withApi } from "@/lib/api/handler";
 import { readJson, readParams } from "@/lib/api/read-request";
 import { withAuth } from "@/lib/api/with-auth";
-import { removeMember, updateMemberRole } from "@/lib/brands/members";
+import { removeMember, updateMemberRole } from "@/lib/teams/members";
 import {
   memberParams,
   removeMember as removeOperation,

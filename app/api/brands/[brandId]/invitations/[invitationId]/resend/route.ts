@@ -2,7 +2,7 @@ import { withApi } from "@/lib/api/handler";
 import { publicOrigin } from "@/lib/api/public-origin";
 import { readParams } from "@/lib/api/read-request";
 import { withAuth } from "@/lib/api/with-auth";
-import { resendInvitation } from "@/lib/brands/invitations";
+import { resendInvitation } from "@/lib/teams/resend";
 import { invitationParams, resendInvitation as operation } from "@/lib/contracts/teams";
 
 export const dynamic = "force-dynamic";
