@@ -2,13 +2,13 @@ import { withApi } from "@/lib/api/handler";
 import { publicOrigin } from "@/lib/api/public-origin";
 import { readJson, readParams } from "@/lib/api/read-request";
 import { withAuth } from "@/lib/api/with-auth";
-import { createInvitation, listInvitations } from "@/lib/teams/invite";
 import { brandParams } from "@/lib/contracts/brands";
 import {
   createInvitationBody,
   createInvitation as createOperation,
   listInvitations as listOperation,
 } from "@/lib/contracts/teams";
+import { createInvitation, listInvitations } from "@/lib/teams/invite";
 
 export const dynamic = "force-dynamic";
 

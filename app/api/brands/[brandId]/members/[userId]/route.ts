@@ -1,13 +1,13 @@
 import { withApi } from "@/lib/api/handler";
 import { readJson, readParams } from "@/lib/api/read-request";
 import { withAuth } from "@/lib/api/with-auth";
-import { removeMember, updateMemberRole } from "@/lib/teams/members";
 import {
   memberParams,
   removeMember as removeOperation,
   updateMemberBody,
   updateMember as updateOperation,
 } from "@/lib/contracts/teams";
+import { removeMember, updateMemberRole } from "@/lib/teams/members";
 
 export const dynamic = "force-dynamic";
 
