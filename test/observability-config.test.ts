@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { registerDomainGauges } from "@/lib/server/domain-gauges";
 import { metrics } from "@/lib/telemetry/metrics";
 import { safeAttributes, scrubText } from "@/lib/telemetry/tracing";
 import { promtool } from "./support/prometheus-server";
@@ -24,9 +25,11 @@ function metricsIn(expr: string) {
 
 /**
  * The metric families this app's registry declares. Read from the registry, not a scrape: a scrape reads the
- * database for the queue gauges, and this process has none.
+ * database for the queue gauges, and this process has none. The domains' gauges are registered first, as the
+ * metrics route and the worker's metrics server do before a scrape.
  */
 function exposedNames() {
+  registerDomainGauges();
   return new Set(
     metrics()
       .registry.getMetricsAsArray()
