@@ -48,7 +48,10 @@ export async function memberScoped<T extends BrandScopedTable>(
   const query = db
     .select({ row: table as PgTable, role: brandMembers.role })
     .from(table as PgTable)
-    .innerJoin(brandMembers, and(eq(brandMembers.brandId, brandId), eq(brandMembers.userId, principal.userId)))
+    .innerJoin(
+      brandMembers,
+      and(eq(brandMembers.brandId, brandId), eq(brandMembers.userId, principal.userId)),
+    )
     .where(eq(table.id, id));
   const [found] = forUpdate ? await query.for("update", { of: table as PgTable }) : await query;
   if (!found) throw notFound(NAMES.get(table) ?? "Resource");
