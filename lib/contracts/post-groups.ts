@@ -59,13 +59,5 @@ export const publishAllLanguages = defineOperation({
       schema: publishAllLanguagesResponse,
     },
   },
-  errors: [
-    "invalid_request",
-    "unauthorized",
-    "forbidden",
-    "not_found",
-    "provider_unavailable",
-    "service_unavailable",
-    "internal_error",
-  ],
+  errors: ["invalid_request", "provider_unavailable"],
 });

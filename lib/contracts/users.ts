@@ -42,7 +42,6 @@ export const signUp = defineOperation({
     "not_found",
     "payload_too_large",
     "service_unavailable",
-    "internal_error",
   ],
 });
 
@@ -71,12 +70,10 @@ export const deleteAccount = defineOperation({
   responses: { 204: { description: "The account is deleted." } },
   errors: [
     "invalid_request",
-    "unauthorized",
     "session_required",
     "last_owner",
     "rate_limited",
     "payload_too_large",
     "service_unavailable",
-    "internal_error",
   ],
 });
