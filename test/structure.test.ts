@@ -138,13 +138,11 @@ const LONG_ROUTES_TO_CONVERT = new Set<string>([
   "app/api/channels/oauth/[channel]/choice/route.ts",
   "app/api/channels/oauth/[channel]/start/route.ts",
   "app/api/channels/route.ts",
-  "app/api/content/create/route.ts",
   "app/api/posts/[postId]/media/[index]/image/route.ts",
   "app/api/posts/[postId]/review/route.ts",
   "app/api/posts/[postId]/route.ts",
   "app/api/publications/[publicationId]/route.ts",
   "app/api/video/jobs/[jobId]/route.ts",
-  "app/api/video/jobs/route.ts",
 ]);
 
 describe("the lib/ folders", () => {
