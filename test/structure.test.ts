@@ -127,10 +127,7 @@ const LAYERS = [
 const LONG_ROUTES_TO_CONVERT = new Set<string>([
   "app/api/brands/[brandId]/analytics/route.ts",
   "app/api/brands/[brandId]/avatar/route.ts",
-  "app/api/brands/[brandId]/invitations/route.ts",
-  "app/api/brands/[brandId]/logo/route.ts",
   "app/api/brands/[brandId]/members/[userId]/route.ts",
-  "app/api/brands/[brandId]/music/route.ts",
   "app/api/brands/[brandId]/route.ts",
   "app/api/brands/route.ts",
   "app/api/channels/[channelId]/route.ts",
@@ -140,9 +137,6 @@ const LONG_ROUTES_TO_CONVERT = new Set<string>([
   "app/api/channels/route.ts",
   "app/api/posts/[postId]/media/[index]/image/route.ts",
   "app/api/posts/[postId]/review/route.ts",
-  "app/api/posts/[postId]/route.ts",
-  "app/api/publications/[publicationId]/route.ts",
-  "app/api/video/jobs/[jobId]/route.ts",
 ]);
 
 describe("the lib/ folders", () => {

@@ -1,5 +1,5 @@
 import type { NextRequest } from "next/server";
-import type { z } from "zod";
+import { ZodObject, type z } from "zod";
 import type { Principal } from "@/lib/auth/authenticate";
 import type { Operation } from "@/lib/contracts/operation";
 import type { ApiHandler } from "./handler";
@@ -32,6 +32,13 @@ export type RouteOptions = {
   idempotent?: boolean;
 };
 
+/** A JSON body to read: a multipart upload reads its own, and an empty object schema asks for no body. */
+function readsJson(operation: Operation): operation is Operation & { body: z.ZodType } {
+  const { body, bodyContentType } = operation;
+  if (!body || bodyContentType === "multipart/form-data") return false;
+  return !(body instanceof ZodObject && Object.keys(body.shape).length === 0);
+}
+
 /**
  * The route of `operation`: authenticates a bearer operation (401), reads its path parameters (a malformed
  * id is 404), query and JSON body (400 `invalid_request`), runs its rate limit and idempotency, and hands
@@ -46,10 +53,7 @@ export function operationHandler<O extends Operation>(
     const principal = operation.auth === "bearer" ? await requirePrincipal(req) : null;
     const params = operation.pathParams ? readParams(routeParams, operation.pathParams) : undefined;
     const query = operation.query ? readQuery(req, operation.query) : undefined;
-    const body =
-      operation.body && operation.bodyContentType !== "multipart/form-data"
-        ? await readJson(req, operation.body)
-        : undefined;
+    const body = readsJson(operation) ? await readJson(req, operation.body) : undefined;
     const subject = principal ? rateLimitSubject(principal) : "anonymous";
     const run = async () => {
       const limitHeaders = limit ? await enforceRateLimit({ bucket: limit, subject }) : {};

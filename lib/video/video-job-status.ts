@@ -134,3 +134,12 @@ function videoJobRowETag(row: VideoJobStatusRow) {
   }
   return `"${hash.digest("base64url").slice(0, 27)}"`;
 }
+
+/** If-None-Match holds one or more ETags (weak or strong), or `*`. */
+export function matchesETag(ifNoneMatch: string | null, etag: string) {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch
+    .split(",")
+    .map((tag) => tag.trim().replace(/^W\//, ""))
+    .some((tag) => tag === "*" || tag === etag);
+}
