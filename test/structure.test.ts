@@ -121,22 +121,13 @@ const LAYERS = [
 ];
 
 /**
- * Routes still written the long way (withApi(withAuth(...)) reading their own params and body): each is to
- * shrink to its handler's lines. Do not add to this list.
+ * Routes still long: the channel OAuth start, callback and choice routes have no contract operation to be
+ * declared by (a browser redirect flow); their handlers are to move into lib/publishing. Do not add to this list.
  */
 const LONG_ROUTES_TO_CONVERT = new Set<string>([
-  "app/api/brands/[brandId]/analytics/route.ts",
-  "app/api/brands/[brandId]/avatar/route.ts",
-  "app/api/brands/[brandId]/members/[userId]/route.ts",
-  "app/api/brands/[brandId]/route.ts",
-  "app/api/brands/route.ts",
-  "app/api/channels/[channelId]/route.ts",
   "app/api/channels/oauth/[channel]/callback/route.ts",
   "app/api/channels/oauth/[channel]/choice/route.ts",
   "app/api/channels/oauth/[channel]/start/route.ts",
-  "app/api/channels/route.ts",
-  "app/api/posts/[postId]/media/[index]/image/route.ts",
-  "app/api/posts/[postId]/review/route.ts",
 ]);
 
 describe("the lib/ folders", () => {
