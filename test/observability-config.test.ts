@@ -63,6 +63,21 @@ describe("the observability recipe", () => {
     }
   });
 
+  it("exposes the gauges each domain registers, the publications' included", () => {
+    const exposed = exposedNames();
+    for (const name of [
+      "brand_studio_video_jobs",
+      "brand_studio_video_queue_oldest_age_seconds",
+      "brand_studio_provider_breaker_state",
+      "brand_studio_webhook_pending",
+      "brand_studio_webhook_retry_backlog",
+      "brand_studio_publications",
+      "brand_studio_metrics_snapshot_ok",
+    ]) {
+      expect(exposed.has(name), name).toBe(true);
+    }
+  });
+
   it("has a Grafana dashboard whose every query reads an exposed metric", () => {
     const dashboard = JSON.parse(read("deploy/grafana/brand-studio.json")) as {
       uid: string;
