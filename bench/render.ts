@@ -2,13 +2,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
+import { findFfmpeg } from "@/lib/ffmpeg/find-binary";
+import { runProcess } from "@/lib/ffmpeg/run-process";
 import type { VideoAspectRatio } from "../lib/contracts/video";
 import { getMediaStorage } from "../lib/media/storage";
 import { encodeSettings, renderThreads } from "../lib/video/local/encode-settings";
-import { findFfmpeg } from "../lib/video/local/find-binary";
 import { frameSize } from "../lib/video/local/frame-layout";
 import { localVideoProvider } from "../lib/video/local/local-provider";
-import { runProcess } from "../lib/video/local/run-process";
 import { buildAudioTrack, type Pcm } from "../lib/video/local/speech";
 import { videoMediaPrefix } from "../lib/video/provider";
 

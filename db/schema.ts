@@ -166,7 +166,7 @@ export const brandInvitations = pgTable(
   (t) => [
     index("brand_invitations_brand_idx").on(t.brandId, t.createdAt, t.id),
     // At most one open (not accepted, not revoked) invitation per brand and email, whatever its case: a
-    // second invite re-issues it (lib/brands/invitations.ts), and two at once cannot both insert.
+    // second invite re-issues it (lib/teams/invite.ts), and two at once cannot both insert.
     uniqueIndex("brand_invitations_open_email_idx")
       .on(t.brandId, sql`lower(${t.email})`)
       .where(sql`${t.acceptedAt} is null and ${t.revokedAt} is null`),

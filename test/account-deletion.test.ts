@@ -13,13 +13,13 @@ import {
   publications,
   users,
 } from "@/db/schema";
-import { ApiError } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
-import { deleteAccount } from "@/lib/auth/delete-account";
 import { hashPassword } from "@/lib/auth/password";
 import { findOrCreateOAuthUser } from "@/lib/auth/users";
-import { removeMember } from "@/lib/brands/members";
+import { ApiError } from "@/lib/errors/api-error";
 import { newId } from "@/lib/ids";
+import { removeMember } from "@/lib/teams/members";
+import { deleteAccount } from "@/lib/users/delete-account";
 import { migrateInProcess } from "./support/database";
 import { createTestDatabase } from "./support/test-server";
 

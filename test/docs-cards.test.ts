@@ -3,13 +3,13 @@ import os from "node:os";
 import path from "node:path";
 import { compile } from "@mdx-js/mdx";
 import { describe, expect, it } from "vitest";
-import { ERROR_CODES, type ErrorCode } from "@/lib/api/error-codes";
 import { operations } from "@/lib/contracts";
 import type { Operation } from "@/lib/contracts/operation";
 import { type Card, errorEntries, fieldEntries, isTodo, placeholdersOf } from "@/lib/docs/card-schema";
 import { checkResponse } from "@/lib/docs/check-response";
 import { inputFields, successFields, successResponse } from "@/lib/docs/contract-fields";
 import { InvalidCardError, loadCards, parseCard } from "@/lib/docs/load-cards";
+import { ERROR_CODES, type ErrorCode } from "@/lib/errors/error-codes";
 import { buildOpenApiDocument } from "@/lib/openapi/build-document";
 import { api } from "./support/http";
 

@@ -1,13 +1,13 @@
 import { franc } from "franc-min";
 import { describe, expect, it } from "vitest";
 import type { TextModelChoice } from "@/lib/ai/model-choice";
-import { ApiError } from "@/lib/api/api-error";
 import { buildBrandPrompt } from "@/lib/brands/brand-prompt";
 import { createBrandBody, updateBrandBody } from "@/lib/contracts/brands";
 import { CHANNELS, type GeneratePostInput, GOALS } from "@/lib/contracts/posts";
+import { ApiError } from "@/lib/errors/api-error";
 import { channelRuleIssues } from "@/lib/posts/channel-rules";
 import { draftPosts } from "@/lib/posts/generate-post-draft";
-import { findTerms } from "@/lib/posts/term-match";
+import { findTerms } from "@/lib/text/term-match";
 import { toWebVtt } from "@/lib/video/local/caption-layout";
 import { brandRow } from "./support/post-fixtures";
 

@@ -3,9 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDatabase } from "@/db/client";
-import { ApiError } from "@/lib/api/api-error";
 import { withIdempotency } from "@/lib/api/idempotency";
 import { enforceRateLimit } from "@/lib/api/rate-limit";
+import { ApiError } from "@/lib/errors/api-error";
 import { migrateInProcess } from "./support/database";
 
 // These run in this process against the configured database (PGlite in a temporary folder, or PostgreSQL).

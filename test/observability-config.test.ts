@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { registerDomainGauges } from "@/lib/server/domain-gauges";
 import { metrics } from "@/lib/telemetry/metrics";
 import { safeAttributes, scrubText } from "@/lib/telemetry/tracing";
 import { promtool } from "./support/prometheus-server";
@@ -24,9 +25,11 @@ function metricsIn(expr: string) {
 
 /**
  * The metric families this app's registry declares. Read from the registry, not a scrape: a scrape reads the
- * database for the queue gauges, and this process has none.
+ * database for the queue gauges, and this process has none. The domains' gauges are registered first, as the
+ * metrics route and the worker's metrics server do before a scrape.
  */
 function exposedNames() {
+  registerDomainGauges();
   return new Set(
     metrics()
       .registry.getMetricsAsArray()
@@ -57,6 +60,21 @@ describe("the observability recipe", () => {
       const used = metricsIn(rule.expr);
       expect(used.length, rule.alert).toBeGreaterThan(0);
       for (const name of used) expect(exposed.has(name), `${rule.alert}: ${name}`).toBe(true);
+    }
+  });
+
+  it("exposes the gauges each domain registers, the publications' included", () => {
+    const exposed = exposedNames();
+    for (const name of [
+      "brand_studio_video_jobs",
+      "brand_studio_video_queue_oldest_age_seconds",
+      "brand_studio_provider_breaker_state",
+      "brand_studio_webhook_pending",
+      "brand_studio_webhook_retry_backlog",
+      "brand_studio_publications",
+      "brand_studio_metrics_snapshot_ok",
+    ]) {
+      expect(exposed.has(name), name).toBe(true);
     }
   });
 

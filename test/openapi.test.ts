@@ -1,8 +1,8 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
-import { ERROR_CODES } from "@/lib/api/error-codes";
 import { operations } from "@/lib/contracts";
 import { inputFields } from "@/lib/docs/contract-fields";
+import { ERROR_CODES } from "@/lib/errors/error-codes";
 import { buildOpenApiDocument } from "@/lib/openapi/build-document";
 import { api } from "./support/http";
 

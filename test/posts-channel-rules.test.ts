@@ -11,7 +11,7 @@ import {
 import { channelRuleIssues, fitCaption, normalizeHashtags, repairDraft } from "@/lib/posts/channel-rules";
 import { POLICY_TERMS } from "@/lib/posts/content-policy";
 import type { DraftOutput } from "@/lib/posts/draft-output";
-import { findTerms, findTermsInHashtag, removeTerms } from "@/lib/posts/term-match";
+import { findTerms, findTermsInHashtag, removeTerms } from "@/lib/text/term-match";
 
 const image = {
   type: "image" as const,

@@ -1,12 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { TextModelChoice } from "@/lib/ai/model-choice";
-import { ApiError } from "@/lib/api/api-error";
 import { CHANNELS, type Channel, type GeneratePostInput, GOALS, type Goal } from "@/lib/contracts/posts";
+import { ApiError } from "@/lib/errors/api-error";
 import { channelRuleIssues } from "@/lib/posts/channel-rules";
 import { POLICY_TERMS } from "@/lib/posts/content-policy";
 import { draftPost } from "@/lib/posts/generate-post-draft";
-import { findTerms, findTermsInHashtag } from "@/lib/posts/term-match";
+import { findTerms, findTermsInHashtag } from "@/lib/text/term-match";
 import { brandRow } from "./support/post-fixtures";
 
 const local: TextModelChoice = {

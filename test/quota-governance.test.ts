@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { ApiError } from "@/lib/api/api-error";
 import { assertQuotaChangeAllowed, effectiveMonthlyQuota } from "@/lib/brands/quota-policy";
+import { ApiError } from "@/lib/errors/api-error";
 import { signInAsDemo } from "./support/auth";
 import { api, baseUrl } from "./support/http";
 import { createBrand } from "./support/post-fixtures";

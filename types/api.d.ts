@@ -7691,7 +7691,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `publication_not_reschedulable`: The publication has already started, been published, failed or been canceled; only a scheduled one can be moved to another time. `details`: `{ status }`. `post_not_approved`: The brand requires approval, and the post has not been approved. `channel_reauth_required`: The channel connection's token was refused by the platform; an owner must reconnect it. */
+            /** @description `post_not_approved`: The brand requires approval, and the post has not been approved. `channel_reauth_required`: The channel connection's token was refused by the platform; an owner must reconnect it. `publication_not_reschedulable`: The publication has already started, been published, failed or been canceled; only a scheduled one can be moved to another time. `details`: `{ status }`. */
             409: {
                 headers: {
                     /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
@@ -7927,7 +7927,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `publication_outcome_known`: Only a publication that failed with publish_outcome_unknown can be marked posted or sent again; this one's outcome is known. `details`: `{ status }`. `post_not_approved`: The brand requires approval, and the post has not been approved. `channel_reauth_required`: The channel connection's token was refused by the platform; an owner must reconnect it. */
+            /** @description `post_not_approved`: The brand requires approval, and the post has not been approved. `channel_reauth_required`: The channel connection's token was refused by the platform; an owner must reconnect it. `publication_outcome_known`: Only a publication that failed with publish_outcome_unknown can be marked posted or sent again; this one's outcome is known. `details`: `{ status }`. */
             409: {
                 headers: {
                     /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */

@@ -2,9 +2,9 @@ import { closeDatabase } from "@/db/client";
 import { assertConfig, config } from "@/lib/config";
 import { log } from "@/lib/log";
 import { getQueue, stopQueue } from "@/lib/queue/boss";
+import { startMetricsServer } from "@/lib/server/metrics-server";
 import { prepareDatabase } from "@/lib/server/prepare-database";
 import { setMetricsRole } from "@/lib/telemetry/metrics";
-import { startMetricsServer } from "@/lib/telemetry/metrics-server";
 import { startTracing, stopTracing } from "@/lib/telemetry/start-tracing";
 import { startWorkers } from "./workers";
 

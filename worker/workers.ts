@@ -6,7 +6,7 @@ import type { QueueWorker } from "@/lib/queue/workers";
  * both start exactly this list.
  */
 export async function loadWorkers(): Promise<QueueWorker[]> {
-  const { avatarTrainingWorker } = await import("@/lib/brands/avatar-training");
+  const { avatarTrainingWorker } = await import("@/lib/avatars/avatar-training");
   const { videoWorker } = await import("@/lib/video/video-worker");
   const { webhookWorker } = await import("@/lib/webhooks/deliver-webhook");
   const { publishWorker } = await import("@/lib/publishing/publish-worker");

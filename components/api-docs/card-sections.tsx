@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { ERROR_CODES, type ErrorCode } from "@/lib/api/error-codes";
 import { type Card, errorEntries, fieldEntries, isTodo } from "@/lib/docs/card-schema";
+import { ERROR_CODES, type ErrorCode } from "@/lib/errors/error-codes";
 import { TodoMark } from "./method-badge";
 
 /**

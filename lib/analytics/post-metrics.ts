@@ -11,7 +11,6 @@ import {
   publicationMetrics,
   publications,
 } from "@/db/schema";
-import { ApiError, notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import { requireBrandPermission } from "@/lib/brands/brand-access";
 import {
@@ -20,6 +19,7 @@ import {
   type refreshPostMetricsResponse,
 } from "@/lib/contracts/analytics";
 import { METRIC_NAMES, type MetricName, type MissingMetrics } from "@/lib/contracts/metric-names";
+import { ApiError, notFound } from "@/lib/errors/api-error";
 import { getQueue } from "@/lib/queue/boss";
 import { enqueueMetricPulls } from "./metrics-worker";
 

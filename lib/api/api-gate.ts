@@ -1,8 +1,8 @@
+import type { ErrorCode } from "@/lib/errors/error-codes";
+import { newRequestId } from "@/lib/errors/request-id";
 import { apiRouteFor } from "./api-routes";
-import type { ErrorCode } from "./error-codes";
 import { errorResponse } from "./handler";
 import { payloadTooLarge } from "./read-body";
-import { newRequestId } from "./request-id";
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 

@@ -1,4 +1,4 @@
-import { ApiError } from "./api-error";
+import { ApiError } from "@/lib/errors/api-error";
 
 /** Seconds a client should wait before retrying while the database is unreachable. */
 export const OUTAGE_RETRY_AFTER_SECONDS = 5;

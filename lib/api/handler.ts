@@ -1,12 +1,14 @@
 import type { NextRequest } from "next/server";
+import type { Operation } from "@/lib/contracts/operation";
+import { ApiError } from "@/lib/errors/api-error";
+import { ERROR_CODES, type ErrorCode } from "@/lib/errors/error-codes";
+import { REQUEST_ID_HEADER, requestIdFrom } from "@/lib/errors/request-id";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import { metrics } from "@/lib/telemetry/metrics";
 import { failSpan, inSpan, requestContext, SpanKind } from "@/lib/telemetry/tracing";
-import { ApiError } from "./api-error";
 import { classifyError } from "./classify-error";
-import { ERROR_CODES, type ErrorCode } from "./error-codes";
-import { REQUEST_ID_HEADER, requestIdFrom } from "./request-id";
+import { type OperationHandler, operationHandler, type RouteOptions } from "./operation-route";
 
 export type RouteParams = Record<string, string | string[] | undefined>;
 export type ApiContext = { requestId: string; params: RouteParams };
@@ -45,16 +47,36 @@ export function errorResponse(
   return Response.json(body, { status, headers });
 }
 
+type NamedOptions = { docId?: string; operation?: string | ((req: NextRequest) => string) };
+type RouteHandler = (req: NextRequest, route?: NextRouteContext) => Promise<Response>;
+
 /**
  * The outermost wrapper of every API route: gives the request an id, and turns anything thrown into
  * the error envelope. `docId` is the operation's docs card, linked from every error; it also names the
  * operation's span and metrics (`operation` names the few routes that have no card, per request where one
  * route serves several: next-auth's).
+ *
+ * A route of a contract's operation is declared by it: withApi(operation, handler, { limit, idempotent })
+ * authenticates, reads the path parameters, query and body the operation declares, runs the rate limit and
+ * idempotency and hands the handler typed input (lib/api/operation-route.ts). The older
+ * withApi(withAuth(handler), { docId }) form still works.
  */
-export function withApi(
-  handler: ApiHandler,
-  options: { docId?: string; operation?: string | ((req: NextRequest) => string) } = {},
-) {
+export function withApi<O extends Operation>(
+  operation: O,
+  handler: OperationHandler<O>,
+  options?: RouteOptions,
+): RouteHandler;
+export function withApi(handler: ApiHandler, options?: NamedOptions): RouteHandler;
+export function withApi<O extends Operation>(
+  first: O | ApiHandler,
+  second?: OperationHandler<O> | NamedOptions,
+  third?: RouteOptions,
+): RouteHandler {
+  if (typeof first === "function") return wrap(first, (second as NamedOptions | undefined) ?? {});
+  return wrap(operationHandler(first, second as OperationHandler<O>, third), { docId: first.id });
+}
+
+function wrap(handler: ApiHandler, options: NamedOptions): RouteHandler {
   const named = options.docId ?? options.operation ?? "unlisted";
   return async (req: NextRequest, route?: NextRouteContext): Promise<Response> => {
     const operation = typeof named === "string" ? named : named(req);

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { and, eq, lt } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { idempotencyRecords } from "@/db/schema";
-import { ApiError } from "./api-error";
+import { ApiError } from "@/lib/errors/api-error";
 
 const RECORD_TTL_MS = 24 * 60 * 60 * 1000;
 /** A "running" record older than this belongs to a request that died (its process crashed): it can be taken over. */

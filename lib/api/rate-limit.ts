@@ -3,7 +3,7 @@ import { getDatabase, getDb, preparedPerDb } from "@/db/client";
 import { rateLimitBuckets } from "@/db/schema";
 import type { Principal } from "@/lib/auth/authenticate";
 import { getEnv } from "@/lib/config";
-import { ApiError } from "./api-error";
+import { ApiError } from "@/lib/errors/api-error";
 
 /** Requests per minute per credential, by kind of work. Generation is what costs money, so it is limited. */
 const LIMITS = {

@@ -1,4 +1,4 @@
-import { ApiError } from "./api-error";
+import { ApiError } from "@/lib/errors/api-error";
 
 /** DESIGN §4: a JSON body is at most 256 KB unless its card says otherwise. */
 export const JSON_BODY_LIMIT_BYTES = 256 * 1024;

@@ -1,6 +1,6 @@
 import type { NextRequest } from "next/server";
 import type { z } from "zod";
-import { ApiError } from "./api-error";
+import { ApiError } from "@/lib/errors/api-error";
 import { JSON_BODY_LIMIT_BYTES, readBodyCapped } from "./read-body";
 
 const MAX_ISSUES = 20;

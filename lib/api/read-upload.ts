@@ -1,5 +1,5 @@
 import "server-only";
-import { ApiError } from "./api-error";
+import { ApiError } from "@/lib/errors/api-error";
 import { MULTIPART_OVERHEAD_BYTES } from "./api-routes";
 import { readBodyCapped } from "./read-body";
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { ApiError } from "@/lib/api/api-error";
+import { ApiError } from "@/lib/errors/api-error";
 import { authenticate, type Principal } from "./authenticate";
 import { getSession } from "./get-session";
 

@@ -1,8 +1,8 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { authThrottle } from "@/db/schema";
-import { ApiError } from "@/lib/api/api-error";
 import { getEnv } from "@/lib/config";
+import { ApiError } from "@/lib/errors/api-error";
 import { metrics } from "@/lib/telemetry/metrics";
 import { normalizeEmail } from "./users";
 

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { accounts, users } from "@/db/schema";
-import { ApiError } from "@/lib/api/api-error";
+import { ApiError } from "@/lib/errors/api-error";
 import { newId } from "@/lib/ids";
 import { getDummyHash, hashPassword, verifyPassword } from "./password";
 

@@ -1,6 +1,6 @@
 import sharp from "sharp";
-import { ApiError } from "@/lib/api/api-error";
 import { AVATAR_UPLOAD } from "@/lib/contracts/brands";
+import { ApiError } from "@/lib/errors/api-error";
 
 export type AvatarImageFormat = "png" | "jpeg" | "webp";
 

@@ -1,5 +1,5 @@
-import { ApiError } from "@/lib/api/api-error";
 import type { CreateBrandInput, UpdateBrandInput } from "@/lib/contracts/brands";
+import { ApiError } from "@/lib/errors/api-error";
 
 const conflict = (language: string, main: string) =>
   new ApiError("invalid_request", "The main language is the first of languages.", {

@@ -1,7 +1,7 @@
 import "server-only";
 import sharp from "sharp";
-import { ApiError } from "@/lib/api/api-error";
 import { KIT_UPLOAD_FIELD, LOGO_LIMITS, LOGO_STORED_MAX_SIDE } from "@/lib/contracts/brand-kit-rules";
+import { ApiError } from "@/lib/errors/api-error";
 import { detectImageFormat } from "./avatar-image";
 
 type LogoFormat = "png" | "jpeg" | "svg";

@@ -4,9 +4,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { ApiError } from "@/lib/api/api-error";
 import { KIT_UPLOAD_FIELD } from "@/lib/contracts/brand-kit-rules";
-import { findFfmpeg, findFfprobe } from "@/lib/video/local/find-binary";
+import { ApiError } from "@/lib/errors/api-error";
+import { findFfmpeg, findFfprobe } from "@/lib/ffmpeg/find-binary";
 
 const run = promisify(execFile);
 

@@ -2,10 +2,10 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { type Db, getDb, preparedPerDb, type Tx } from "@/db/client";
 import { type Brand, brandMembers, brands } from "@/db/schema";
-import { notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import type { BrandRole } from "@/lib/contracts/enums";
 import type { Permission } from "@/lib/contracts/permissions";
+import { notFound } from "@/lib/errors/api-error";
 import { assertCan } from "./brand-access";
 import { brandCacheGeneration, cachedBrand, type MemberBrand, rememberBrand } from "./brand-cache";
 

@@ -1,5 +1,5 @@
-import { ApiError } from "@/lib/api/api-error";
 import { getEnv } from "@/lib/config";
+import { ApiError } from "@/lib/errors/api-error";
 
 /**
  * Quota governance (docs/contract-notes.md): the operator sets the default (VIDEO_MONTHLY_QUOTA) and the cap

@@ -34,7 +34,7 @@ export const listActivity = defineOperation({
   pathParams: z.object({ brandId: idOf("brd") }),
   query: listActivityQuery,
   responses: { 200: { description: "A page of entries.", schema: activityPage } },
-  errors: ["invalid_request", "unauthorized", "not_found", "service_unavailable", "internal_error"],
+  errors: ["invalid_request"],
 });
 
 export type ActivityEntryView = z.infer<typeof activityEntry>;

@@ -199,7 +199,7 @@ export const getPostMetrics = defineOperation({
     "Returns a post's results per published publication: the latest value of each metric (or why it is missing) and every capture over time.",
   pathParams: postMetricsParams,
   responses: { 200: { description: "The post's results per publication.", schema: postMetricsResponse } },
-  errors: ["invalid_request", "unauthorized", "not_found", "service_unavailable", "internal_error"],
+  errors: ["invalid_request"],
 });
 
 export const refreshPostMetrics = defineOperation({
@@ -210,15 +210,7 @@ export const refreshPostMetrics = defineOperation({
   summary: `Reads a post's results from the platforms again now, instead of at their next turn. Owners only; once per ${REFRESH_INTERVAL_SECONDS / 60} minutes per post.`,
   pathParams: postMetricsParams,
   responses: { 202: { description: "The pulls are queued.", schema: refreshPostMetricsResponse } },
-  errors: [
-    "invalid_request",
-    "unauthorized",
-    "forbidden",
-    "not_found",
-    "rate_limited",
-    "service_unavailable",
-    "internal_error",
-  ],
+  errors: ["invalid_request", "rate_limited"],
 });
 
 export const getBrandAnalytics = defineOperation({
@@ -236,5 +228,5 @@ export const getBrandAnalytics = defineOperation({
       schema: brandAnalyticsResponse,
     },
   },
-  errors: ["invalid_request", "unauthorized", "not_found", "service_unavailable", "internal_error"],
+  errors: ["invalid_request"],
 });

@@ -423,7 +423,7 @@ export const listBrands = defineOperation({
   auth: "bearer",
   summary: "Lists the brands the caller is a member of, with every field.",
   responses: { 200: { description: "The caller's brands, by name.", schema: brandListResponse } },
-  errors: ["unauthorized", "service_unavailable", "internal_error"],
+  errors: ["service_unavailable"],
 });
 
 export const createBrand = defineOperation({
@@ -435,7 +435,7 @@ export const createBrand = defineOperation({
   responses: {
     201: { description: "The brand was created.", schema: brandResponse, headers: ["Location"] },
   },
-  errors: ["invalid_request", "unauthorized", "payload_too_large", "service_unavailable", "internal_error"],
+  errors: ["invalid_request", "payload_too_large", "service_unavailable"],
 });
 
 export const getBrand = defineOperation({
@@ -446,7 +446,6 @@ export const getBrand = defineOperation({
   summary: "Returns one brand profile, with its avatar state.",
   pathParams: brandParams,
   responses: { 200: { description: "The brand.", schema: brandResponse } },
-  errors: ["unauthorized", "not_found", "service_unavailable", "internal_error"],
 });
 
 export const updateBrand = defineOperation({
@@ -458,15 +457,7 @@ export const updateBrand = defineOperation({
   pathParams: brandParams,
   body: updateBrandBody,
   responses: { 200: { description: "The brand after the change.", schema: brandResponse } },
-  errors: [
-    "invalid_request",
-    "unauthorized",
-    "not_found",
-    "forbidden",
-    "payload_too_large",
-    "service_unavailable",
-    "internal_error",
-  ],
+  errors: ["invalid_request", "payload_too_large"],
 });
 
 export const brandContext = defineOperation({
@@ -477,7 +468,6 @@ export const brandContext = defineOperation({
   summary: "Returns the brand context that AI generation uses, with the exact system prompt.",
   pathParams: brandParams,
   responses: { 200: { description: "The brand context and prompt.", schema: brandContextResponse } },
-  errors: ["unauthorized", "not_found", "service_unavailable", "internal_error"],
 });
 
 export const uploadAvatar = defineOperation({
@@ -496,16 +486,7 @@ export const uploadAvatar = defineOperation({
       headers: ["Location", "Retry-After"],
     },
   },
-  errors: [
-    "invalid_request",
-    "unauthorized",
-    "not_found",
-    "forbidden",
-    "provider_unavailable",
-    "payload_too_large",
-    "service_unavailable",
-    "internal_error",
-  ],
+  errors: ["invalid_request", "provider_unavailable", "payload_too_large"],
 });
 
 export const uploadLogo = defineOperation({
@@ -520,15 +501,7 @@ export const uploadLogo = defineOperation({
   bodyContentType: "multipart/form-data",
   uploadMaxBytes: LOGO_LIMITS.maxBytes,
   responses: { 200: { description: "The brand with its new logoUrl.", schema: brandResponse } },
-  errors: [
-    "invalid_request",
-    "unauthorized",
-    "forbidden",
-    "not_found",
-    "payload_too_large",
-    "service_unavailable",
-    "internal_error",
-  ],
+  errors: ["invalid_request", "payload_too_large"],
 });
 
 export const deleteLogo = defineOperation({
@@ -539,7 +512,6 @@ export const deleteLogo = defineOperation({
   summary: "Removes the brand's logo; videos are made without one. Owners only.",
   pathParams: brandParams,
   responses: { 200: { description: "The brand, logoUrl null.", schema: brandResponse } },
-  errors: ["unauthorized", "forbidden", "not_found", "service_unavailable", "internal_error"],
 });
 
 export const uploadMusic = defineOperation({
@@ -554,15 +526,7 @@ export const uploadMusic = defineOperation({
   bodyContentType: "multipart/form-data",
   uploadMaxBytes: MUSIC_LIMITS.maxBytes,
   responses: { 200: { description: "The brand with its new musicUrl.", schema: brandResponse } },
-  errors: [
-    "invalid_request",
-    "unauthorized",
-    "forbidden",
-    "not_found",
-    "payload_too_large",
-    "service_unavailable",
-    "internal_error",
-  ],
+  errors: ["invalid_request", "payload_too_large"],
 });
 
 export const deleteMusic = defineOperation({
@@ -573,7 +537,6 @@ export const deleteMusic = defineOperation({
   summary: "Removes the brand's music track; videos have only the voice. Owners only.",
   pathParams: brandParams,
   responses: { 200: { description: "The brand, musicUrl null.", schema: brandResponse } },
-  errors: ["unauthorized", "forbidden", "not_found", "service_unavailable", "internal_error"],
 });
 
 export const brandPreview = defineOperation({
@@ -586,5 +549,5 @@ export const brandPreview = defineOperation({
   pathParams: brandParams,
   query: brandPreviewQuery,
   responses: { 200: { description: "The frame.", schema: brandPreviewResponse } },
-  errors: ["invalid_request", "unauthorized", "not_found", "service_unavailable", "internal_error"],
+  errors: ["invalid_request"],
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ERROR_CODE_LIST } from "@/lib/api/error-codes";
+import { ERROR_CODE_LIST } from "@/lib/errors/error-codes";
 import { isStorableText, STORABLE_TEXT_MESSAGE } from "./text";
 
 // The app's CSP has no 'unsafe-eval'. zod's JIT probes `new Function` on the first object parse, and the

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ErrorCode } from "@/lib/api/error-codes";
+import type { ErrorCode } from "@/lib/errors/error-codes";
 import { BRAND_ROLES } from "./enums";
 import { CHANNELS } from "./post-rules";
 

@@ -38,5 +38,4 @@ export const backendConnectCheck = defineOperation({
       schema: healthResponse,
     },
   },
-  errors: ["internal_error"],
 });

@@ -44,7 +44,6 @@ import { listReviewQueue, reviewPost, submitPost } from "./reviews";
 import {
   acceptInvitation,
   createInvitation,
-  deleteAccount,
   getInvitation,
   listInvitations,
   listMembers,
@@ -53,7 +52,7 @@ import {
   revokeInvitation,
   updateMember,
 } from "./teams";
-import { signUp } from "./users";
+import { deleteAccount, signUp } from "./users";
 import { cancelVideoJob, generateVideo, getVideoJobStatus, listVideoJobs } from "./video";
 import {
   createWebhook,

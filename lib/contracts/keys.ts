@@ -36,7 +36,7 @@ export const listApiKeys = defineOperation({
   auth: "bearer",
   summary: "Lists the caller's active API keys (never the keys themselves).",
   responses: { 200: { description: "The active keys, newest first.", schema: listApiKeysResponse } },
-  errors: ["unauthorized", "service_unavailable", "internal_error"],
+  errors: ["service_unavailable"],
 });
 
 export const createApiKey = defineOperation({
@@ -46,7 +46,7 @@ export const createApiKey = defineOperation({
   summary: "Creates an API key for scripts and integrations. The key is returned once.",
   body: createApiKeyBody,
   responses: { 201: { description: "The key was created.", schema: createApiKeyResponse } },
-  errors: ["invalid_request", "unauthorized", "payload_too_large", "service_unavailable", "internal_error"],
+  errors: ["invalid_request", "payload_too_large", "service_unavailable"],
 });
 
 export const revokeApiKey = defineOperation({
@@ -56,5 +56,5 @@ export const revokeApiKey = defineOperation({
   summary: "Revokes one of the caller's API keys; it stops working at once.",
   pathParams: keyIdParams,
   responses: { 204: { description: "The key is revoked." } },
-  errors: ["unauthorized", "not_found", "service_unavailable", "internal_error"],
+  errors: ["service_unavailable"],
 });

@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import type { ErrorCode } from "@/lib/api/error-codes";
-import type { Permission } from "./permissions";
+import { ERROR_CODES, type ErrorCode } from "@/lib/errors/error-codes";
+import { PERMISSIONS, type Permission } from "./permissions";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
@@ -39,8 +39,34 @@ export type Operation = {
   stream?: { contentType: string; description: string; event: z.ZodType };
 };
 
-export function defineOperation<const O extends Operation>(operation: O): O {
-  return operation;
+/** An operation as a contract writes it: `errors` lists only the codes its own rules add (see baselineErrors). */
+export type OperationInput = Omit<Operation, "errors"> & { errors?: readonly ErrorCode[] };
+
+const CODE_ORDER = Object.keys(ERROR_CODES) as ErrorCode[];
+
+/**
+ * The errors every operation of its kind can answer, so contracts do not restate them: 401 `unauthorized`
+ * with a bearer, 404 `not_found` with path parameters (a malformed or someone else's id), 503
+ * `service_unavailable` and 403 `forbidden` (a role below the permission's) for an operation on a brand,
+ * 500 `internal_error` always.
+ */
+export function baselineErrors(operation: OperationInput): ErrorCode[] {
+  const { auth, pathParams, permission } = operation;
+  return [
+    ...(auth === "bearer" ? (["unauthorized"] as const) : []),
+    ...(pathParams ? (["not_found"] as const) : []),
+    ...(permission ? (["service_unavailable"] as const) : []),
+    ...(permission && PERMISSIONS[permission] !== "viewer" ? (["forbidden"] as const) : []),
+    "internal_error",
+  ];
+}
+
+/** The operation with its full error list: the baseline and its own, in the order of the ERROR_CODES table. */
+export function defineOperation<const O extends OperationInput>(
+  operation: O,
+): Omit<O, "errors"> & { errors: ErrorCode[] } {
+  const codes = new Set<ErrorCode>([...baselineErrors(operation), ...(operation.errors ?? [])]);
+  return { ...operation, errors: CODE_ORDER.filter((code) => codes.has(code)) };
 }
 
 /** Fills an OpenAPI path template: /api/posts/{postId} + { postId } → /api/posts/pst_… */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ERROR_CODE_LIST } from "@/lib/api/error-codes";
+import { ERROR_CODE_LIST } from "@/lib/errors/error-codes";
 import { idOf } from "./common";
 import { defineOperation } from "./operation";
 import { createPublicationBody, createPublicationParams } from "./publishing";
@@ -59,13 +59,5 @@ export const publishAllLanguages = defineOperation({
       schema: publishAllLanguagesResponse,
     },
   },
-  errors: [
-    "invalid_request",
-    "unauthorized",
-    "forbidden",
-    "not_found",
-    "provider_unavailable",
-    "service_unavailable",
-    "internal_error",
-  ],
+  errors: ["invalid_request", "provider_unavailable"],
 });

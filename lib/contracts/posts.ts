@@ -381,9 +381,7 @@ export const generatePost = defineOperation({
   },
   errors: [
     "invalid_request",
-    "unauthorized",
     "not_found",
-    "forbidden",
     "brief_too_short",
     "brand_context_missing",
     "language_unsupported",
@@ -392,8 +390,6 @@ export const generatePost = defineOperation({
     "rate_limited",
     "idempotency_conflict",
     "payload_too_large",
-    "service_unavailable",
-    "internal_error",
   ],
 });
 
@@ -423,9 +419,7 @@ export const generatePostStream = defineOperation({
   },
   errors: [
     "invalid_request",
-    "unauthorized",
     "not_found",
-    "forbidden",
     "brief_too_short",
     "brand_context_missing",
     "language_unsupported",
@@ -433,8 +427,6 @@ export const generatePostStream = defineOperation({
     "generation_failed",
     "rate_limited",
     "payload_too_large",
-    "service_unavailable",
-    "internal_error",
   ],
 });
 
@@ -476,7 +468,6 @@ export const getPost = defineOperation({
   summary: "Returns one saved post, with its approval history; its version is the ETag.",
   pathParams: postParams,
   responses: { 200: { description: "The post and its review history.", schema: postDetail } },
-  errors: ["unauthorized", "not_found", "service_unavailable", "internal_error"],
 });
 
 export const updatePost = defineOperation({
@@ -488,15 +479,7 @@ export const updatePost = defineOperation({
   pathParams: postParams,
   body: updatePostBody,
   responses: { 200: { description: "The updated post.", schema: post } },
-  errors: [
-    "invalid_request",
-    "unauthorized",
-    "not_found",
-    "forbidden",
-    "payload_too_large",
-    "service_unavailable",
-    "internal_error",
-  ],
+  errors: ["invalid_request", "payload_too_large"],
 });
 
 export const listPosts = defineOperation({
@@ -507,7 +490,7 @@ export const listPosts = defineOperation({
   summary: "Lists a brand's posts, newest first, a page at a time.",
   query: listPostsQuery,
   responses: { 200: { description: "A page of posts.", schema: postPage } },
-  errors: ["invalid_request", "unauthorized", "not_found", "service_unavailable", "internal_error"],
+  errors: ["invalid_request", "not_found"],
 });
 
 export const generateMediaImage = defineOperation({
@@ -519,16 +502,7 @@ export const generateMediaImage = defineOperation({
     "Makes the image of one media-plan item in its aspect ratio: with an image model (OPENAI_API_KEY or OPENAI_BASE_URL) from its description and the brand colours, else a branded card drawn locally. Replaces the item's image. Counted against RATE_LIMIT_IMAGE_PER_MINUTE per credential (429 rate_limited past it), so one user cannot spend the image model's budget.",
   pathParams: mediaItemParams,
   responses: { 200: { description: "The post, the item with its new imageUrl.", schema: post } },
-  errors: [
-    "invalid_request",
-    "unauthorized",
-    "forbidden",
-    "not_found",
-    "generation_failed",
-    "rate_limited",
-    "service_unavailable",
-    "internal_error",
-  ],
+  errors: ["invalid_request", "generation_failed", "rate_limited"],
 });
 
 export const uploadMediaImage = defineOperation({
@@ -542,15 +516,7 @@ export const uploadMediaImage = defineOperation({
   body: uploadMediaImageBody,
   bodyContentType: "multipart/form-data",
   responses: { 200: { description: "The post, the item with its new imageUrl.", schema: post } },
-  errors: [
-    "invalid_request",
-    "unauthorized",
-    "forbidden",
-    "not_found",
-    "payload_too_large",
-    "service_unavailable",
-    "internal_error",
-  ],
+  errors: ["invalid_request", "payload_too_large"],
 });
 
 export const deleteMediaImage = defineOperation({
@@ -561,12 +527,5 @@ export const deleteMediaImage = defineOperation({
   summary: "Removes one media-plan item's image; the item stays in the plan.",
   pathParams: mediaItemParams,
   responses: { 200: { description: "The post, the item's imageUrl null.", schema: post } },
-  errors: [
-    "invalid_request",
-    "unauthorized",
-    "forbidden",
-    "not_found",
-    "service_unavailable",
-    "internal_error",
-  ],
+  errors: ["invalid_request"],
 });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ERROR_CODE_LIST } from "@/lib/api/error-codes";
+import { ERROR_CODE_LIST } from "@/lib/errors/error-codes";
 import { languageTag } from "./brands";
 import { idOf, isoDateTime, userText } from "./common";
 import { CHANNEL_CONNECTION_STATUSES, PUBLICATION_PLACEMENTS, PUBLICATION_STATUSES } from "./enums";
@@ -238,7 +238,7 @@ export const listChannels = defineOperation({
   summary: "Lists a brand's channel connections (never their tokens), oldest first.",
   query: listChannelsQuery,
   responses: { 200: { description: "The brand's connections.", schema: listChannelsResponse } },
-  errors: ["invalid_request", "unauthorized", "not_found", "service_unavailable", "internal_error"],
+  errors: ["invalid_request", "not_found", "service_unavailable"],
 });
 
 export const connectChannel = defineOperation({
@@ -256,13 +256,11 @@ export const connectChannel = defineOperation({
   },
   errors: [
     "invalid_request",
-    "unauthorized",
     "forbidden",
     "not_found",
     "channel_check_failed",
     "provider_unavailable",
     "service_unavailable",
-    "internal_error",
   ],
 });
 
@@ -275,14 +273,7 @@ export const updateChannel = defineOperation({
   pathParams: channelParams,
   body: updateChannelBody,
   responses: { 200: { description: "The connection with its new language.", schema: channelConnection } },
-  errors: [
-    "invalid_request",
-    "unauthorized",
-    "forbidden",
-    "not_found",
-    "service_unavailable",
-    "internal_error",
-  ],
+  errors: ["invalid_request", "forbidden", "service_unavailable"],
 });
 
 export const disconnectChannel = defineOperation({
@@ -293,14 +284,7 @@ export const disconnectChannel = defineOperation({
     "Removes a channel connection and its stored token; its scheduled publications are canceled. Owners only.",
   pathParams: channelParams,
   responses: { 204: { description: "The connection is removed." } },
-  errors: [
-    "invalid_request",
-    "unauthorized",
-    "forbidden",
-    "not_found",
-    "service_unavailable",
-    "internal_error",
-  ],
+  errors: ["invalid_request", "forbidden", "service_unavailable"],
 });
 
 export const createPublication = defineOperation({
@@ -329,7 +313,7 @@ export const listPublications = defineOperation({
   summary: "Lists a brand's publications due in a window (the calendar), by publishAt.",
   query: listPublicationsQuery,
   responses: { 200: { description: "The publications, earliest first.", schema: listPublicationsResponse } },
-  errors: ["invalid_request", "unauthorized", "not_found", "service_unavailable", "internal_error"],
+  errors: ["invalid_request", "not_found", "service_unavailable"],
 });
 
 export const getPublication = defineOperation({
@@ -339,7 +323,7 @@ export const getPublication = defineOperation({
   summary: "Returns one publication: its status, and its permalink once published or its error once failed.",
   pathParams: publicationParams,
   responses: { 200: { description: "The publication.", schema: publication } },
-  errors: ["invalid_request", "unauthorized", "not_found", "service_unavailable", "internal_error"],
+  errors: ["invalid_request", "service_unavailable"],
 });
 
 export const reschedulePublication = defineOperation({
@@ -366,15 +350,7 @@ export const cancelPublication = defineOperation({
   responses: {
     200: { description: "The publication, now canceled (also when it already was).", schema: publication },
   },
-  errors: [
-    "invalid_request",
-    "unauthorized",
-    "forbidden",
-    "not_found",
-    "publication_not_cancelable",
-    "service_unavailable",
-    "internal_error",
-  ],
+  errors: ["invalid_request", "forbidden", "publication_not_cancelable", "service_unavailable"],
 });
 
 export const markPublicationPostedBody = z

@@ -55,15 +55,7 @@ export const submitPost = defineOperation({
   pathParams: postParams,
   body: submitPostBody,
   responses: { 200: { description: "The post, now in review.", schema: postView } },
-  errors: [
-    "invalid_request",
-    "unauthorized",
-    "not_found",
-    "forbidden",
-    "payload_too_large",
-    "service_unavailable",
-    "internal_error",
-  ],
+  errors: ["invalid_request", "payload_too_large"],
 });
 
 export const reviewPost = defineOperation({
@@ -76,16 +68,7 @@ export const reviewPost = defineOperation({
   pathParams: postParams,
   body: reviewPostBody,
   responses: { 200: { description: "The post after the decision.", schema: postView } },
-  errors: [
-    "invalid_request",
-    "post_changed",
-    "unauthorized",
-    "not_found",
-    "forbidden",
-    "payload_too_large",
-    "service_unavailable",
-    "internal_error",
-  ],
+  errors: ["invalid_request", "post_changed", "payload_too_large"],
 });
 
 export const listReviewQueue = defineOperation({
@@ -94,5 +77,5 @@ export const listReviewQueue = defineOperation({
   auth: "bearer",
   summary: "The posts waiting for the caller's approval, across their brands.",
   responses: { 200: { description: "The posts in review.", schema: reviewQueueResponse } },
-  errors: ["unauthorized", "service_unavailable", "internal_error"],
+  errors: ["service_unavailable"],
 });

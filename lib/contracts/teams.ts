@@ -1,9 +1,9 @@
 import { z } from "zod";
+import { brandParams } from "./brands";
 import { idOf, isoDateTime } from "./common";
 import { BRAND_ROLES } from "./enums";
 import { defineOperation } from "./operation";
 import { ROUTES } from "./routes";
-import { signUpBody } from "./users";
 
 /** Invitations expire this long after they are sent (or re-sent). */
 export const INVITATION_TTL_DAYS = 7;
@@ -103,23 +103,6 @@ export const acceptInvitationResponse = z
   .object({ brandId: idOf("brd"), role })
   .meta({ id: "AcceptedInvitation" });
 
-export const deleteAccountBody = z.strictObject(
-  {
-    password: signUpBody.shape.password
-      .optional()
-      .describe("The account's password, to confirm (an account that has one)."),
-    confirmEmail: z
-      .string()
-      .max(254)
-      .optional()
-      .meta({ example: "maria@example.com" })
-      .describe("The account's email, typed to confirm: for an account made by OAuth sign-in (no password)."),
-  },
-  { error: "Send { password } (or { confirmEmail } for an account with no password)." },
-);
-
-const brandParams = z.object({ brandId: idOf("brd") });
-
 export const listMembers = defineOperation({
   ...ROUTES.listMembers,
   title: "List members",
@@ -128,7 +111,6 @@ export const listMembers = defineOperation({
   summary: "Lists the brand's members and their roles.",
   pathParams: brandParams,
   responses: { 200: { description: "The members.", schema: memberListResponse } },
-  errors: ["unauthorized", "not_found", "service_unavailable", "internal_error"],
 });
 
 export const updateMember = defineOperation({
@@ -140,16 +122,7 @@ export const updateMember = defineOperation({
   pathParams: memberParams,
   body: updateMemberBody,
   responses: { 200: { description: "The member with the new role.", schema: memberResponse } },
-  errors: [
-    "invalid_request",
-    "unauthorized",
-    "not_found",
-    "forbidden",
-    "last_owner",
-    "payload_too_large",
-    "service_unavailable",
-    "internal_error",
-  ],
+  errors: ["invalid_request", "last_owner", "payload_too_large"],
 });
 
 export const removeMember = defineOperation({
@@ -161,7 +134,7 @@ export const removeMember = defineOperation({
     "Removes a member from the brand; their next request on any server answers 404 for it. Their personal LinkedIn and Instagram connections to the brand are disconnected with them.",
   pathParams: memberParams,
   responses: { 204: { description: "The member is removed." } },
-  errors: ["unauthorized", "not_found", "forbidden", "last_owner", "service_unavailable", "internal_error"],
+  errors: ["last_owner"],
 });
 
 export const listInvitations = defineOperation({
@@ -172,7 +145,6 @@ export const listInvitations = defineOperation({
   summary: "Lists the brand's invitations (never their links).",
   pathParams: brandParams,
   responses: { 200: { description: "The invitations.", schema: invitationListResponse } },
-  errors: ["unauthorized", "not_found", "forbidden", "service_unavailable", "internal_error"],
 });
 
 export const createInvitation = defineOperation({
@@ -191,16 +163,7 @@ export const createInvitation = defineOperation({
     },
     201: { description: "The invitation and its link.", schema: invitationLinkResponse },
   },
-  errors: [
-    "invalid_request",
-    "unauthorized",
-    "not_found",
-    "forbidden",
-    "rate_limited",
-    "payload_too_large",
-    "service_unavailable",
-    "internal_error",
-  ],
+  errors: ["invalid_request", "rate_limited", "payload_too_large"],
 });
 
 export const resendInvitation = defineOperation({
@@ -213,16 +176,7 @@ export const resendInvitation = defineOperation({
   pathParams: invitationParams,
   body: z.object({}).meta({ id: "ResendInvitationRequest" }),
   responses: { 200: { description: "The invitation and its new link.", schema: invitationLinkResponse } },
-  errors: [
-    "unauthorized",
-    "not_found",
-    "forbidden",
-    "invitation_unavailable",
-    "rate_limited",
-    "payload_too_large",
-    "service_unavailable",
-    "internal_error",
-  ],
+  errors: ["invitation_unavailable", "rate_limited", "payload_too_large"],
 });
 
 export const revokeInvitation = defineOperation({
@@ -234,14 +188,7 @@ export const revokeInvitation = defineOperation({
     "Revokes an invitation; its link then says it was revoked. Revoking twice is a no-op; an invitation already accepted answers 410 invitation_unavailable (reason accepted): remove the member instead.",
   pathParams: invitationParams,
   responses: { 200: { description: "The revoked invitation.", schema: invitationResponse } },
-  errors: [
-    "unauthorized",
-    "not_found",
-    "forbidden",
-    "invitation_unavailable",
-    "service_unavailable",
-    "internal_error",
-  ],
+  errors: ["invitation_unavailable"],
 });
 
 export const getInvitation = defineOperation({
@@ -252,7 +199,7 @@ export const getInvitation = defineOperation({
     "What an invitation link offers: the brand, the role, who invited and until when. No token needed; with one, `yourRole` tells a member they are in the brand already.",
   pathParams: invitationTokenParams,
   responses: { 200: { description: "The invitation.", schema: invitationPreviewResponse } },
-  errors: ["not_found", "invitation_unavailable", "service_unavailable", "internal_error"],
+  errors: ["invitation_unavailable", "service_unavailable"],
 });
 
 export const acceptInvitation = defineOperation({
@@ -264,35 +211,7 @@ export const acceptInvitation = defineOperation({
   pathParams: invitationTokenParams,
   body: z.object({}).meta({ id: "AcceptInvitationRequest" }),
   responses: { 200: { description: "The membership.", schema: acceptInvitationResponse } },
-  errors: [
-    "unauthorized",
-    "not_found",
-    "invitation_unavailable",
-    "already_member",
-    "payload_too_large",
-    "service_unavailable",
-    "internal_error",
-  ],
-});
-
-export const deleteAccount = defineOperation({
-  ...ROUTES.deleteAccount,
-  title: "Delete account",
-  auth: "bearer",
-  summary:
-    "Deletes the caller's account from a signed-in session (not an API key), confirmed with its password (or its email, for an account made by OAuth sign-in); throttled like sign-in. Its API keys and tokens stop at once and its personal channel connections are disconnected. Refused while it is a brand's last owner.",
-  body: deleteAccountBody,
-  responses: { 204: { description: "The account is deleted." } },
-  errors: [
-    "invalid_request",
-    "unauthorized",
-    "session_required",
-    "last_owner",
-    "rate_limited",
-    "payload_too_large",
-    "service_unavailable",
-    "internal_error",
-  ],
+  errors: ["invitation_unavailable", "already_member", "payload_too_large", "service_unavailable"],
 });
 
 export type MemberResponse = z.infer<typeof memberResponse>;

@@ -42,6 +42,38 @@ export const signUp = defineOperation({
     "not_found",
     "payload_too_large",
     "service_unavailable",
-    "internal_error",
+  ],
+});
+
+export const deleteAccountBody = z.strictObject(
+  {
+    password: signUpBody.shape.password
+      .optional()
+      .describe("The account's password, to confirm (an account that has one)."),
+    confirmEmail: z
+      .string()
+      .max(254)
+      .optional()
+      .meta({ example: "maria@example.com" })
+      .describe("The account's email, typed to confirm: for an account made by OAuth sign-in (no password)."),
+  },
+  { error: "Send { password } (or { confirmEmail } for an account with no password)." },
+);
+
+export const deleteAccount = defineOperation({
+  ...ROUTES.deleteAccount,
+  title: "Delete account",
+  auth: "bearer",
+  summary:
+    "Deletes the caller's account from a signed-in session (not an API key), confirmed with its password (or its email, for an account made by OAuth sign-in); throttled like sign-in. Its API keys and tokens stop at once and its personal channel connections are disconnected. Refused while it is a brand's last owner.",
+  body: deleteAccountBody,
+  responses: { 204: { description: "The account is deleted." } },
+  errors: [
+    "invalid_request",
+    "session_required",
+    "last_owner",
+    "rate_limited",
+    "payload_too_large",
+    "service_unavailable",
   ],
 });

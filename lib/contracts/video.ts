@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ERROR_CODE_LIST } from "@/lib/api/error-codes";
+import { ERROR_CODE_LIST } from "@/lib/errors/error-codes";
 import { cursorPage, idOf, isoDateTime, pageCursor, userText } from "./common";
 import { VIDEO_JOB_STATUSES } from "./enums";
 import { defineOperation } from "./operation";
@@ -191,9 +191,7 @@ export const generateVideo = defineOperation({
   },
   errors: [
     "invalid_request",
-    "unauthorized",
     "not_found",
-    "forbidden",
     "brand_not_ready",
     "avatar_training",
     "quota_exceeded",
@@ -201,8 +199,6 @@ export const generateVideo = defineOperation({
     "idempotency_conflict",
     "provider_unavailable",
     "payload_too_large",
-    "service_unavailable",
-    "internal_error",
   ],
 });
 
@@ -224,7 +220,6 @@ export const getVideoJobStatus = defineOperation({
       headers: ["ETag", RETRY_AFTER, "Cache-Control"],
     },
   },
-  errors: ["unauthorized", "not_found", "service_unavailable", "internal_error"],
 });
 
 export const listVideoJobs = defineOperation({
@@ -235,7 +230,7 @@ export const listVideoJobs = defineOperation({
   summary: "Lists video jobs, newest first, optionally for one brand or one post.",
   query: listVideoJobsQuery,
   responses: { 200: { description: "A page of jobs.", schema: videoJobPage } },
-  errors: ["invalid_request", "unauthorized", "not_found", "service_unavailable", "internal_error"],
+  errors: ["invalid_request", "not_found"],
 });
 
 export const cancelVideoJob = defineOperation({
@@ -248,13 +243,5 @@ export const cancelVideoJob = defineOperation({
   responses: {
     200: { description: "The job, now canceled (also when it already was).", schema: videoJob },
   },
-  errors: [
-    "invalid_request",
-    "unauthorized",
-    "not_found",
-    "forbidden",
-    "job_not_cancelable",
-    "service_unavailable",
-    "internal_error",
-  ],
+  errors: ["invalid_request", "job_not_cancelable"],
 });

@@ -61,7 +61,6 @@ export const listWebhooks = defineOperation({
   auth: "bearer",
   summary: "Lists the caller's webhook endpoints (never their secrets).",
   responses: { 200: { description: "The endpoints, newest first.", schema: listWebhooksResponse } },
-  errors: ["unauthorized", "internal_error"],
 });
 
 export const createWebhook = defineOperation({
@@ -71,7 +70,7 @@ export const createWebhook = defineOperation({
   summary: "Registers an endpoint for signed Standard Webhooks events. The signing secret is returned once.",
   body: createWebhookBody,
   responses: { 201: { description: "The endpoint was registered.", schema: createWebhookResponse } },
-  errors: ["invalid_request", "unauthorized", "internal_error"],
+  errors: ["invalid_request"],
 });
 
 export const deleteWebhook = defineOperation({
@@ -81,7 +80,6 @@ export const deleteWebhook = defineOperation({
   summary: "Removes one of the caller's webhook endpoints; no more events go to it.",
   pathParams: webhookIdParams,
   responses: { 204: { description: "The endpoint is removed." } },
-  errors: ["unauthorized", "not_found", "internal_error"],
 });
 
 export const listWebhookDeliveries = defineOperation({
@@ -91,7 +89,6 @@ export const listWebhookDeliveries = defineOperation({
   summary: "The delivery log of one endpoint: the last 50 messages with their attempts and outcome.",
   pathParams: webhookIdParams,
   responses: { 200: { description: "The deliveries, newest first.", schema: listWebhookDeliveriesResponse } },
-  errors: ["unauthorized", "not_found", "internal_error"],
 });
 
 export const sendTestWebhook = defineOperation({
@@ -101,7 +98,6 @@ export const sendTestWebhook = defineOperation({
   summary: "Queues a signed `webhook.test` event to one endpoint; watch it in the delivery log.",
   pathParams: webhookIdParams,
   responses: { 202: { description: "The test event is queued.", schema: sendTestWebhookResponse } },
-  errors: ["unauthorized", "not_found", "internal_error"],
 });
 
 export type CreateWebhookBody = z.input<typeof createWebhookBody>;

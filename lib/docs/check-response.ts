@@ -1,7 +1,7 @@
 import type { z } from "zod";
-import { ERROR_CODES, type ErrorCode } from "@/lib/api/error-codes";
 import { errorEnvelope } from "@/lib/contracts/common";
 import type { Operation } from "@/lib/contracts/operation";
+import { ERROR_CODES, type ErrorCode } from "@/lib/errors/error-codes";
 
 export type Difference = { path: string; message: string };
 

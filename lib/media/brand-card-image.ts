@@ -1,7 +1,7 @@
 import "server-only";
 import sharp, { type OverlayOptions } from "sharp";
 import { BRAND_FONTS, type BrandFont, DEFAULT_BRAND_FONT } from "@/lib/contracts/brand-kit-rules";
-import { readableTextOn } from "@/lib/video/local/contrast";
+import { readableTextOn } from "@/lib/ffmpeg/contrast";
 import { brandFontFile } from "./brand-fonts";
 
 const escapeMarkup = (text: string) =>

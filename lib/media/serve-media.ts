@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import type { NextRequest } from "next/server";
-import { ApiError } from "@/lib/api/api-error";
+import { ApiError } from "@/lib/errors/api-error";
 import { verifyLocalMediaSignature } from "./local-signature";
 import { isSafeKey } from "./media-key";
 import { getMediaStorage } from "./storage";

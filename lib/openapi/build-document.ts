@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { ERROR_CODES, type ErrorCode } from "@/lib/api/error-codes";
 import { ERROR_DETAILS } from "@/lib/contracts/error-details";
 import type { Operation } from "@/lib/contracts/operation";
+import { ERROR_CODES, type ErrorCode } from "@/lib/errors/error-codes";
 import packageJson from "@/package.json";
 import { ERROR_DESCRIPTIONS, ERROR_HEADERS } from "./error-descriptions";
 import { fixUnicodePatterns, stripRequestDefaults } from "./schema-fixes";

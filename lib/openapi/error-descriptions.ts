@@ -1,4 +1,4 @@
-import type { ErrorCode } from "@/lib/api/error-codes";
+import type { ErrorCode } from "@/lib/errors/error-codes";
 
 /** When each error code is answered (DESIGN §4), for the OpenAPI document's error responses. */
 export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {

@@ -3,8 +3,8 @@ import { eq } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { brands, type Post } from "@/db/schema";
 import type { PostStatus } from "@/lib/contracts/enums";
-import { holdPublications } from "@/lib/publishing/hold-publications";
 import { contentHash, type PostContent } from "./content-hash";
+import { holdPublications } from "./hold-publications";
 import { statusAfterEdit } from "./post-state";
 
 /**

@@ -1,7 +1,6 @@
 import type { Brand } from "@/db/schema";
 import { LOCAL_MODEL_LANGUAGES } from "@/lib/ai/local/language-banks";
 import type { TextModelChoice } from "@/lib/ai/model-choice";
-import { ApiError } from "@/lib/api/api-error";
 import { languageName } from "@/lib/contracts/language-tags";
 import {
   BRIEF_TOO_SHORT_MESSAGE,
@@ -10,6 +9,7 @@ import {
   MIN_TOPIC_WORDS,
   topicLength,
 } from "@/lib/contracts/posts";
+import { ApiError } from "@/lib/errors/api-error";
 
 export { MIN_TOPIC_CHARS, MIN_TOPIC_WORDS };
 

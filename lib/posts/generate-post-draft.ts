@@ -4,7 +4,6 @@ import { getDb, preparedPerDb } from "@/db/client";
 import { type Brand, type Post, posts } from "@/db/schema";
 import { chooseTextModel, type TextModelChoice } from "@/lib/ai/model-choice";
 import { ModerationUnavailableError } from "@/lib/ai/moderation";
-import { ApiError, notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import { assertBrandLanguage } from "@/lib/brands/brand-languages";
 import { buildBrandPrompt } from "@/lib/brands/brand-prompt";
@@ -14,6 +13,7 @@ import {
   type GeneratePostInput,
   type PostView,
 } from "@/lib/contracts/posts";
+import { ApiError, notFound } from "@/lib/errors/api-error";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import { assertBrandHasContext, assertBriefLongEnough, assertModelWrites } from "./check-brief";

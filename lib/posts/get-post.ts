@@ -1,10 +1,8 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
-import { getDb, type Tx } from "@/db/client";
-import { brandMembers, type Post, posts } from "@/db/schema";
-import { notFound } from "@/lib/api/api-error";
+import type { Tx } from "@/db/client";
+import { type Post, posts } from "@/db/schema";
 import type { Principal } from "@/lib/auth/authenticate";
-import { assertCan } from "@/lib/brands/brand-access";
+import { memberScoped } from "@/lib/brands/brand-access";
 import type { BrandRole } from "@/lib/contracts/enums";
 import type { Permission } from "@/lib/contracts/permissions";
 
@@ -43,17 +41,6 @@ export async function getPostAndRole({
   tx?: Tx;
   forUpdate?: boolean;
 }): Promise<{ post: Post; role: BrandRole }> {
-  const db = tx ?? (await getDb());
-  const query = db
-    .select({ post: posts, role: brandMembers.role })
-    .from(posts)
-    .innerJoin(
-      brandMembers,
-      and(eq(brandMembers.brandId, posts.brandId), eq(brandMembers.userId, principal.userId)),
-    )
-    .where(eq(posts.id, postId));
-  const [row] = forUpdate ? await query.for("update", { of: posts }) : await query;
-  if (!row) throw notFound("Post");
-  assertCan(row.role, permission);
-  return row;
+  const { row, role } = await memberScoped(posts, postId, principal, permission, { tx, forUpdate });
+  return { post: row, role };
 }

@@ -1,8 +1,8 @@
 import "server-only";
 import sharp from "sharp";
-import { ApiError } from "@/lib/api/api-error";
 import { KIT_UPLOAD_FIELD, MEDIA_IMAGE_LIMITS } from "@/lib/contracts/brand-kit-rules";
 import type { ASPECT_RATIOS } from "@/lib/contracts/post-rules";
+import { ApiError } from "@/lib/errors/api-error";
 
 type AspectRatio = (typeof ASPECT_RATIOS)[number];
 

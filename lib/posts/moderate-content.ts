@@ -1,8 +1,8 @@
 import type { TextModelChoice } from "@/lib/ai/model-choice";
 import { moderateWithProvider } from "@/lib/ai/moderation";
-import { ApiError } from "@/lib/api/api-error";
+import { ApiError } from "@/lib/errors/api-error";
+import { findTerms, findTermsInHashtag } from "@/lib/text/term-match";
 import { POLICY_TERMS } from "./content-policy";
-import { findTerms, findTermsInHashtag } from "./term-match";
 
 export type ModerationStage = "brief" | "output";
 

@@ -1,5 +1,5 @@
-import { ApiError } from "@/lib/api/api-error";
 import type { PostStatus } from "@/lib/contracts/enums";
+import { ApiError } from "@/lib/errors/api-error";
 
 /**
  * The post's approval state machine (DESIGN §10), in one place for the review operations, the editor and

@@ -1,4 +1,3 @@
-import { ApiError } from "@/lib/api/api-error";
 import { errorResponse } from "@/lib/api/handler";
 import type { Principal } from "@/lib/auth/authenticate";
 import { getBrandForPrincipal } from "@/lib/brands/get-brand";
@@ -8,6 +7,7 @@ import {
   POST_STREAM_CONTENT_TYPE,
   type PostStreamEvent,
 } from "@/lib/contracts/posts";
+import { ApiError } from "@/lib/errors/api-error";
 import { log } from "@/lib/log";
 import { checkBrief, savePostDrafts, writePostDraft } from "./generate-post-draft";
 import { DraftCanceledError } from "./write-draft";

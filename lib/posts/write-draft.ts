@@ -3,7 +3,7 @@ import type { PostBrief } from "@/lib/ai/brief-block";
 import type { TextModelChoice } from "@/lib/ai/model-choice";
 import { ModerationUnavailableError } from "@/lib/ai/moderation";
 import { openTextModel } from "@/lib/ai/text-model";
-import { ApiError } from "@/lib/api/api-error";
+import { ApiError } from "@/lib/errors/api-error";
 import { log } from "@/lib/log";
 import { aiTelemetry } from "@/lib/telemetry/tracing";
 import { briefPrompt } from "./brief-prompt";

@@ -1,11 +1,10 @@
 import "server-only";
 import { and, eq, inArray } from "drizzle-orm";
 import { getDb } from "@/db/client";
-import { brandMembers, brands, type ChannelConnection, channelConnections, publications } from "@/db/schema";
+import { brands, type ChannelConnection, channelConnections, publications } from "@/db/schema";
 import { recordActivity } from "@/lib/activity/record-activity";
-import { notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
-import { requireBrandPermission } from "@/lib/brands/brand-access";
+import { memberScoped, requireBrandPermission } from "@/lib/brands/brand-access";
 import { assertBrandLanguage } from "@/lib/brands/brand-languages";
 import type { Permission } from "@/lib/contracts/permissions";
 import { log } from "@/lib/log";
@@ -35,18 +34,7 @@ export async function getChannelForPrincipal({
   channelId: string;
   permission: Permission;
 }): Promise<ChannelConnection> {
-  const db = await getDb();
-  const [row] = await db
-    .select({ channel: channelConnections })
-    .from(channelConnections)
-    .innerJoin(
-      brandMembers,
-      and(eq(brandMembers.brandId, channelConnections.brandId), eq(brandMembers.userId, principal.userId)),
-    )
-    .where(eq(channelConnections.id, channelId));
-  if (!row) throw notFound("Channel");
-  await requireBrandPermission({ principal, brandId: row.channel.brandId, permission });
-  return row.channel;
+  return (await memberScoped(channelConnections, channelId, principal, permission)).row;
 }
 
 /** PATCH /api/channels/{channelId}: the language the channel speaks, one of its brand's. */

@@ -1,7 +1,7 @@
 import "server-only";
-import { ApiError } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import { requireBrandPermission } from "@/lib/brands/brand-access";
+import { ApiError } from "@/lib/errors/api-error";
 import { decryptSecret, encryptSecret, SecretDecryptionError } from "@/lib/security/encrypt-secret";
 import { type ConnectedAccount, saveConnections } from "./oauth-connect";
 

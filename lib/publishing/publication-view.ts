@@ -1,6 +1,6 @@
 import type { Publication } from "@/db/schema";
-import type { ErrorCode } from "@/lib/api/error-codes";
 import type { PublicationView } from "@/lib/contracts/publishing";
+import type { ErrorCode } from "@/lib/errors/error-codes";
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 

@@ -2,46 +2,34 @@ import "server-only";
 import { and, asc, eq, gte, inArray, lt } from "drizzle-orm";
 import type { z } from "zod";
 import { getDb } from "@/db/client";
-import { brandMembers, type Publication, publications } from "@/db/schema";
+import { type Publication, publications } from "@/db/schema";
 import { recordActivity } from "@/lib/activity/record-activity";
-import { ApiError, notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
-import { requireBrandPermission } from "@/lib/brands/brand-access";
+import { memberScoped, requireBrandPermission } from "@/lib/brands/brand-access";
+import type { Permission } from "@/lib/contracts/permissions";
 import type { listPublicationsQuery } from "@/lib/contracts/publishing";
+import { ApiError } from "@/lib/errors/api-error";
 import { log } from "@/lib/log";
 import { settlePostStatus } from "./post-status";
 import { toPublicationView } from "./publication-view";
 
 const DAY_MS = 86_400_000;
 
+/** A publication of a brand the principal is a member of whose role may do `permission` (404 / 403 otherwise). */
 export async function getPublicationRow({
   principal,
   publicationId,
+  permission = "publication.read",
 }: {
   principal: Principal;
   publicationId: string;
+  permission?: Permission;
 }): Promise<Publication> {
-  const db = await getDb();
-  const [row] = await db
-    .select({ publication: publications })
-    .from(publications)
-    .innerJoin(
-      brandMembers,
-      and(eq(brandMembers.brandId, publications.brandId), eq(brandMembers.userId, principal.userId)),
-    )
-    .where(eq(publications.id, publicationId));
-  if (!row) throw notFound("Publication");
-  return row.publication;
+  return (await memberScoped(publications, publicationId, principal, permission)).row;
 }
 
 export async function getPublication(args: { principal: Principal; publicationId: string }) {
-  const row = await getPublicationRow(args);
-  await requireBrandPermission({
-    principal: args.principal,
-    brandId: row.brandId,
-    permission: "publication.read",
-  });
-  return toPublicationView(row);
+  return toPublicationView(await getPublicationRow(args));
 }
 
 export async function listPublications({
@@ -82,8 +70,7 @@ export async function cancelPublication({
   principal: Principal;
   publicationId: string;
 }) {
-  const row = await getPublicationRow({ principal, publicationId });
-  await requireBrandPermission({ principal, brandId: row.brandId, permission: "publication.cancel" });
+  const row = await getPublicationRow({ principal, publicationId, permission: "publication.cancel" });
   if (row.status === "canceled") return toPublicationView(row);
   const db = await getDb();
   const now = new Date();

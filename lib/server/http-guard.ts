@@ -3,8 +3,8 @@ import type { Duplex } from "node:stream";
 import { apiGate, isApiPath, rawFragment } from "@/lib/api/api-gate";
 import { apiRouteFor } from "@/lib/api/api-routes";
 import { errorResponse } from "@/lib/api/handler";
-import { newRequestId, REQUEST_ID_HEADER } from "@/lib/api/request-id";
 import { PEER_HEADER } from "@/lib/auth/client-ip";
+import { newRequestId, REQUEST_ID_HEADER } from "@/lib/errors/request-id";
 import { baseSecurityHeaders } from "@/lib/security/security-headers";
 
 /** Methods the fetch standard refuses to build a Request for: Next fails on them before any of our code runs. */

@@ -1,20 +1,17 @@
 import client from "prom-client";
-import { forgetQueueSnapshot, readQueueSnapshot } from "./queue-snapshot";
+import { databaseSnapshotsOk, forgetDatabaseSnapshots } from "./database-gauges";
 
 /**
  * The process's Prometheus registry: one per process (a globalThis singleton, so Next's route bundles and
  * the instrumentation hook share it), served by GET /api/metrics on a web process and by the METRICS_PORT
  * server on a worker (docs/observability.md). Counters and histograms count what this process did; the
- * gauges of the queue, the breakers and the webhook backlog are read from the database once per scrape
- * (their collect() callbacks share one snapshot), so every process reports the same, database-wide values.
+ * gauges of the queue, the breakers, the webhook backlog and the publications are registered by their domains
+ * (lib/telemetry/database-gauges.ts) and read from the database once per scrape, so every process reports the
+ * same, database-wide values.
  */
 
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 const RENDER_RATIO_BUCKETS = [0.05, 0.1, 0.2, 0.3, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10];
-
-export const HOSTED_PROVIDERS = ["heygen", "did"] as const;
-export const BREAKER_STATES = ["closed", "half_open", "open"] as const;
-export const VIDEO_JOB_STATES = ["queued", "running", "succeeded", "failed", "canceled"] as const;
 
 function createMetrics() {
   const registry = new client.Registry();
@@ -84,62 +81,13 @@ function createMetrics() {
     registers,
   });
 
-  // Database-wide gauges: one snapshot per scrape, shared by the collect() callbacks below.
-  new client.Gauge({
-    name: "brand_studio_video_jobs",
-    help: "Video jobs in the database by state (read at scrape time).",
-    labelNames: ["state"] as const,
-    registers,
-    async collect() {
-      const snapshot = await readQueueSnapshot();
-      this.reset();
-      for (const state of VIDEO_JOB_STATES) this.set({ state }, snapshot.jobs[state] ?? 0);
-    },
-  });
-  new client.Gauge({
-    name: "brand_studio_video_queue_oldest_age_seconds",
-    help: "Age of the oldest video job still queued (0 when none is waiting).",
-    registers,
-    async collect() {
-      this.set((await readQueueSnapshot()).oldestQueuedSeconds);
-    },
-  });
-  new client.Gauge({
-    name: "brand_studio_provider_breaker_state",
-    help: "The hosted providers' circuit breakers: 1 for the state each one is in (closed, half_open, open).",
-    labelNames: ["provider", "state"] as const,
-    registers,
-    async collect() {
-      const snapshot = await readQueueSnapshot();
-      this.reset();
-      for (const provider of HOSTED_PROVIDERS) {
-        const current = snapshot.breakers[provider] ?? "closed";
-        for (const state of BREAKER_STATES) this.set({ provider, state }, state === current ? 1 : 0);
-      }
-    },
-  });
-  new client.Gauge({
-    name: "brand_studio_webhook_retry_backlog",
-    help: "Webhook deliveries still pending after at least one failed attempt (waiting for a retry).",
-    registers,
-    async collect() {
-      this.set((await readQueueSnapshot()).webhookRetrying);
-    },
-  });
-  new client.Gauge({
-    name: "brand_studio_webhook_pending",
-    help: "Webhook deliveries not yet delivered or given up (first attempts and retries).",
-    registers,
-    async collect() {
-      this.set((await readQueueSnapshot()).webhookPending);
-    },
-  });
+  // Database-wide gauges: registered by their domains (lib/server/domain-gauges.ts).
   new client.Gauge({
     name: "brand_studio_metrics_snapshot_ok",
     help: "1 when this scrape could read the database gauges, 0 when the database did not answer.",
     registers,
     async collect() {
-      this.set((await readQueueSnapshot()).ok ? 1 : 0);
+      this.set((await databaseSnapshotsOk()) ? 1 : 0);
     },
   });
 
@@ -176,6 +124,6 @@ export function setMetricsRole(role: "web" | "worker") {
 /** The Prometheus text exposition of this process's registry. */
 export async function renderMetrics(): Promise<{ body: string; contentType: string }> {
   const { registry } = metrics();
-  forgetQueueSnapshot();
+  forgetDatabaseSnapshots();
   return { body: await registry.metrics(), contentType: registry.contentType };
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { timingSafeEqual } from "node:crypto";
-import { ApiError } from "@/lib/api/api-error";
 import { getEnv } from "@/lib/config";
+import { ApiError } from "@/lib/errors/api-error";
 import { renderMetrics } from "./metrics";
 
 /** True when `authorization` is `Bearer <METRICS_TOKEN>` (compared in constant time). */

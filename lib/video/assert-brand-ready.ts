@@ -1,6 +1,6 @@
 import type { Brand } from "@/db/schema";
-import { ApiError } from "@/lib/api/api-error";
 import type { VideoMode } from "@/lib/contracts/video";
+import { ApiError } from "@/lib/errors/api-error";
 
 /** When a brand in training gives no end time, clients are asked to come back after this long. */
 const UNKNOWN_TRAINING_SECONDS = 30;

@@ -1,10 +1,7 @@
 import "server-only";
-import { and, eq } from "drizzle-orm";
-import { getDb } from "@/db/client";
-import { brandMembers, type VideoJob, videoJobs } from "@/db/schema";
-import { notFound } from "@/lib/api/api-error";
+import { type VideoJob, videoJobs } from "@/db/schema";
 import type { Principal } from "@/lib/auth/authenticate";
-import { assertCan } from "@/lib/brands/brand-access";
+import { memberScoped } from "@/lib/brands/brand-access";
 import type { Permission } from "@/lib/contracts/permissions";
 
 /** A video job of a brand the principal is a member of; anyone else's answers 404, like a missing
@@ -18,16 +15,5 @@ export async function getVideoJobForPrincipal({
   jobId: string;
   permission: Permission;
 }): Promise<VideoJob> {
-  const db = await getDb();
-  const [row] = await db
-    .select({ job: videoJobs, role: brandMembers.role })
-    .from(videoJobs)
-    .innerJoin(
-      brandMembers,
-      and(eq(brandMembers.brandId, videoJobs.brandId), eq(brandMembers.userId, principal.userId)),
-    )
-    .where(eq(videoJobs.id, jobId));
-  if (!row) throw notFound("Video job");
-  assertCan(row.role, permission);
-  return row.job;
+  return (await memberScoped(videoJobs, jobId, principal, permission)).row;
 }

@@ -1,5 +1,5 @@
-import type { ErrorCode } from "@/lib/api/error-codes";
 import type { VideoAspectRatio, VideoMode } from "@/lib/contracts/video";
+import type { ErrorCode } from "@/lib/errors/error-codes";
 import type { SceneImageSource } from "./local/scene-images";
 
 export type RenderRequest = {

@@ -3,7 +3,7 @@ import { log } from "@/lib/log";
 import { countRun, runInSpan } from "@/lib/queue/job-spans";
 import { metrics } from "@/lib/telemetry/metrics";
 import { setSpanAttributes } from "@/lib/telemetry/tracing";
-import { emitVideoEvent } from "@/lib/webhooks/emit-video-event";
+import { emitVideoEvent } from "@/lib/video/emit-video-event";
 import { UnrenderableError } from "./provider";
 import { getHostedProvider, getVideoProvider } from "./providers";
 import { whileRendering } from "./render-cancel";

@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { getDb, preparedPerDb } from "@/db/client";
 import { brandMembers, videoJobs } from "@/db/schema";
-import { notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import {
   membershipEventsReady,
@@ -10,6 +9,7 @@ import {
   subscribeMembershipChanges,
 } from "@/lib/auth/membership-events";
 import { isTerminalVideoStatus } from "@/lib/contracts/video";
+import { notFound } from "@/lib/errors/api-error";
 import type { VideoJobViewRow } from "./video-job-view";
 
 /**
@@ -133,4 +133,13 @@ function videoJobRowETag(row: VideoJobStatusRow) {
     hash.update("\u0000");
   }
   return `"${hash.digest("base64url").slice(0, 27)}"`;
+}
+
+/** If-None-Match holds one or more ETags (weak or strong), or `*`. */
+export function matchesETag(ifNoneMatch: string | null, etag: string) {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch
+    .split(",")
+    .map((tag) => tag.trim().replace(/^W\//, ""))
+    .some((tag) => tag === "*" || tag === etag);
 }

@@ -1,7 +1,7 @@
 import { and, eq, inArray, lt, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { brands, posts, videoJobs } from "@/db/schema";
-import type { ErrorCode } from "@/lib/api/error-codes";
+import type { ErrorCode } from "@/lib/errors/error-codes";
 import { getMediaStorage } from "@/lib/media/storage";
 import { wholeSeconds } from "./local/file-duration";
 import { type RenderResult, videoMediaPrefix } from "./provider";

@@ -1,6 +1,6 @@
 import type { VideoJob } from "@/db/schema";
-import type { ErrorCode } from "@/lib/api/error-codes";
 import { isTerminalVideoStatus, type VideoJobView } from "@/lib/contracts/video";
+import type { ErrorCode } from "@/lib/errors/error-codes";
 import { sameOriginMediaUrl, signedMediaUrl, storedMediaKey } from "@/lib/media/storage";
 
 /** Seconds the client waits between polls while a job is not finished. */

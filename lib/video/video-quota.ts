@@ -1,8 +1,8 @@
 import { and, count, eq, inArray } from "drizzle-orm";
 import type { Tx } from "@/db/client";
 import { type VideoJobStatus, videoJobs } from "@/db/schema";
-import { ApiError } from "@/lib/api/api-error";
 import { effectiveMonthlyQuota } from "@/lib/brands/quota-policy";
+import { ApiError } from "@/lib/errors/api-error";
 
 /** Failed and canceled jobs give their unit back, so only these count. */
 const COUNTED: VideoJobStatus[] = ["queued", "running", "succeeded"];

@@ -1,5 +1,5 @@
-import { ApiError } from "@/lib/api/api-error";
 import { withApi } from "@/lib/api/handler";
+import { ApiError } from "@/lib/errors/api-error";
 
 // Any /api path no route claims answers in the error envelope rather than Next's HTML 404 page.
 const unknownPath = withApi(

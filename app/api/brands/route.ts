@@ -1,6 +1,4 @@
 import { withApi } from "@/lib/api/handler";
-import { readJson } from "@/lib/api/read-request";
-import { withAuth } from "@/lib/api/with-auth";
 import { toBrandResponse } from "@/lib/brands/brand-response";
 import { createBrand } from "@/lib/brands/create-brand";
 import { listBrands } from "@/lib/brands/list-brands";
@@ -9,25 +7,14 @@ import { operationUrl } from "@/lib/contracts/operation";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withApi(
-  withAuth(async (_req, { principal }) => {
-    const brands = await listBrands({ principal });
-    return Response.json(
-      { items: await Promise.all(brands.map(({ brand, role }) => toBrandResponse(brand, role))) },
-      { headers: { "Cache-Control": "no-store" } },
-    );
-  }),
-  { docId: contract.listBrands.id },
-);
+export const GET = withApi(contract.listBrands, async ({ principal }) => {
+  const brands = await listBrands({ principal });
+  const items = await Promise.all(brands.map(({ brand, role }) => toBrandResponse(brand, role)));
+  return Response.json({ items }, { headers: { "Cache-Control": "no-store" } });
+});
 
-export const POST = withApi(
-  withAuth(async (req, { principal }) => {
-    const input = await readJson(req, contract.createBrandBody);
-    const brand = await createBrand({ principal, input });
-    return Response.json(await toBrandResponse(brand, "owner"), {
-      status: 201,
-      headers: { Location: operationUrl(contract.getBrand.path, { brandId: brand.id }) },
-    });
-  }),
-  { docId: contract.createBrand.id },
-);
+export const POST = withApi(contract.createBrand, async ({ principal, body: input }) => {
+  const brand = await createBrand({ principal, input });
+  const headers = { Location: operationUrl(contract.getBrand.path, { brandId: brand.id }) };
+  return Response.json(await toBrandResponse(brand, "owner"), { status: 201, headers });
+});

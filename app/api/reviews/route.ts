@@ -1,7 +1,7 @@
 import { withApi } from "@/lib/api/handler";
 import { withAuth } from "@/lib/api/with-auth";
 import { listReviewQueue as operation } from "@/lib/contracts/reviews";
-import { listReviewQueue } from "@/lib/posts/review-post";
+import { listReviewQueue } from "@/lib/publishing/review-post";
 
 export const dynamic = "force-dynamic";
 

@@ -1,4 +1,3 @@
-import { ApiError } from "@/lib/api/api-error";
 import { withApi } from "@/lib/api/handler";
 import { enforceRateLimit } from "@/lib/api/rate-limit";
 import { readJson } from "@/lib/api/read-request";
@@ -6,6 +5,7 @@ import { clientIp } from "@/lib/auth/client-ip";
 import { createUser } from "@/lib/auth/users";
 import { config } from "@/lib/config";
 import { signUp, signUpBody } from "@/lib/contracts/users";
+import { ApiError } from "@/lib/errors/api-error";
 
 export const POST = withApi(
   async (req) => {

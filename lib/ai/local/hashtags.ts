@@ -1,4 +1,4 @@
-import { findTermsInHashtag } from "@/lib/posts/term-match";
+import { findTermsInHashtag } from "@/lib/text/term-match";
 
 const STOPWORDS = new Set(
   (

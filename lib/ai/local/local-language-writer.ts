@@ -1,4 +1,4 @@
-import { findTerms, findTermsInHashtag, removeTerms } from "@/lib/posts/term-match";
+import { findTerms, findTermsInHashtag, removeTerms } from "@/lib/text/term-match";
 import type { PostBrief } from "../brief-block";
 import { copyStyle } from "./copy-style";
 import { normalizeTag } from "./hashtags";

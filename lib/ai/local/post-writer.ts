@@ -1,4 +1,4 @@
-import { findTerms, removeTerms } from "@/lib/posts/term-match";
+import { findTerms, removeTerms } from "@/lib/text/term-match";
 import type { PostBrief } from "../brief-block";
 import { copyStyle } from "./copy-style";
 import { chooseHashtags } from "./hashtags";

@@ -3,6 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { buffer as readAll } from "node:stream/consumers";
 import sharp from "sharp";
+import { isHexColor, readableTextOn } from "@/lib/ffmpeg/contrast";
+import { runProcess } from "@/lib/ffmpeg/run-process";
 import { brandFontFamily, brandFontFile } from "@/lib/media/brand-fonts";
 import { getMediaStorage } from "@/lib/media/storage";
 import { inSpan } from "@/lib/telemetry/tracing";
@@ -16,14 +18,12 @@ import {
   toWebVtt,
   wrapCaption,
 } from "./caption-layout";
-import { isHexColor, readableTextOn } from "./contrast";
 import { FPS, onRenderProgress, renderThreads, videoAndPosterOutputs } from "./encode-settings";
 import { fileDurationSeconds } from "./file-duration";
 import { frameSize } from "./frame-layout";
 import { mapLimited } from "./map-limited";
 import { audioGraph } from "./music-bed";
 import { paceFromBrief, readingSeconds } from "./pace";
-import { runProcess } from "./run-process";
 import { safeArea } from "./safe-areas";
 import { drawGradient, prepareSceneImages } from "./scene-images";
 import { wrapLines } from "./scenes";

@@ -1,7 +1,7 @@
 import "server-only";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { findFfmpeg, findFfprobe } from "./find-binary";
+import { findFfmpeg, findFfprobe } from "@/lib/ffmpeg/find-binary";
 
 const run = promisify(execFile);
 

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { dejaVuFont } from "./find-binary";
+import { dejaVuFont } from "@/lib/ffmpeg/find-binary";
 import type { FrameLayout, SceneText } from "./frame-layout";
 import { quote } from "./quote";
 

@@ -3,8 +3,8 @@ import fs from "node:fs";
 import { createOpenAI } from "@ai-sdk/openai";
 import { experimental_generateSpeech as generateSpeech } from "ai";
 import { getEnv } from "@/lib/config";
+import { type EspeakProgram, findEspeak, findEspeakWasm } from "@/lib/ffmpeg/find-binary";
 import { inAiSpan } from "@/lib/telemetry/tracing";
-import { type EspeakProgram, findEspeak, findEspeakWasm } from "./find-binary";
 import { type Pcm, readWav, SHELL, speak, speakAll } from "./speech";
 
 export type SpeechEngineName = "openai" | "espeak-ng" | "espeak-wasm";

@@ -1,7 +1,7 @@
 import fs from "node:fs";
-import type { EspeakProgram } from "./find-binary";
+import type { EspeakProgram } from "@/lib/ffmpeg/find-binary";
+import { runProcess } from "@/lib/ffmpeg/run-process";
 import { quote } from "./quote";
-import { runProcess } from "./run-process";
 
 export type Pcm = { sampleRate: number; channels: number; bitsPerSample: number; data: Buffer };
 

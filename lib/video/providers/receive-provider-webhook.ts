@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { videoJobs } from "@/db/schema";
-import { ApiError, notFound } from "@/lib/api/api-error";
+import { ApiError, notFound } from "@/lib/errors/api-error";
 import { log } from "@/lib/log";
 import { getHostedProvider } from ".";
 import { hintProviderJob } from "./provider-hints";

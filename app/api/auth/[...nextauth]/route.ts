@@ -1,9 +1,9 @@
 import type { NextRequest } from "next/server";
 import NextAuth from "next-auth";
+import { gateCredentialsCallback } from "@/lib/api/credentials-gate";
 import { withApi } from "@/lib/api/handler";
 import { authOperation } from "@/lib/auth/auth-operation";
 import { getAuthOptions } from "@/lib/auth/auth-options";
-import { gateCredentialsCallback } from "@/lib/auth/credentials-gate";
 import { applyAuthOriginDefault } from "@/lib/config";
 
 const handler = withApi(

@@ -1,8 +1,8 @@
 import { withApi } from "@/lib/api/handler";
 import { readParams } from "@/lib/api/read-request";
 import { authenticate } from "@/lib/auth/authenticate";
-import { previewInvitation } from "@/lib/brands/invitations";
 import { invitationTokenParams, getInvitation as operation } from "@/lib/contracts/teams";
+import { previewInvitation } from "@/lib/teams/preview";
 
 export const dynamic = "force-dynamic";
 

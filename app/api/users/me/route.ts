@@ -2,8 +2,8 @@ import { withApi } from "@/lib/api/handler";
 import { readJson } from "@/lib/api/read-request";
 import { withAuth } from "@/lib/api/with-auth";
 import { clientIp } from "@/lib/auth/client-ip";
-import { deleteAccount } from "@/lib/auth/delete-account";
-import { deleteAccountBody, deleteAccount as operation } from "@/lib/contracts/teams";
+import { deleteAccountBody, deleteAccount as operation } from "@/lib/contracts/users";
+import { deleteAccount } from "@/lib/users/delete-account";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
-import { listActivity } from "@/lib/activity/list-activity";
 import { withApi } from "@/lib/api/handler";
 import { readParams, readQuery } from "@/lib/api/read-request";
 import { withAuth } from "@/lib/api/with-auth";
+import { listActivity } from "@/lib/brands/list-activity";
 import { listActivityQuery, listActivity as operation } from "@/lib/contracts/activity";
 import { brandParams } from "@/lib/contracts/brands";
 

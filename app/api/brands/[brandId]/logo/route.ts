@@ -1,32 +1,7 @@
-import { withApi } from "@/lib/api/handler";
-import { readParams } from "@/lib/api/read-request";
-import { readUploadFile } from "@/lib/api/read-upload";
-import { withAuth } from "@/lib/api/with-auth";
-import { deleteBrandKitFile, uploadBrandLogo } from "@/lib/brands/brand-kit-files";
-import { toBrandResponse } from "@/lib/brands/brand-response";
-import * as contract from "@/lib/contracts/brands";
+import { kitFileRoutes } from "@/lib/brands/kit-file-routes";
 
 export const dynamic = "force-dynamic";
 
-export const POST = withApi(
-  withAuth(async (req, { principal, params }) => {
-    const { brandId } = readParams(params, contract.brandParams);
-    const { bytes } = await readUploadFile(req, {
-      field: contract.KIT_UPLOAD_FIELD,
-      maxBytes: contract.LOGO_LIMITS.maxBytes,
-      what: "The logo",
-    });
-    const { brand, role } = await uploadBrandLogo({ principal, brandId, file: bytes });
-    return Response.json(await toBrandResponse(brand, role));
-  }),
-  { docId: contract.uploadLogo.id },
-);
-
-export const DELETE = withApi(
-  withAuth(async (_req, { principal, params }) => {
-    const { brandId } = readParams(params, contract.brandParams);
-    const { brand, role } = await deleteBrandKitFile({ principal, brandId, kind: "logo" });
-    return Response.json(await toBrandResponse(brand, role));
-  }),
-  { docId: contract.deleteLogo.id },
-);
+const routes = kitFileRoutes("logo");
+export const POST = routes.POST;
+export const DELETE = routes.DELETE;

@@ -1,9 +1,9 @@
 import { withApi } from "@/lib/api/handler";
 import { readParams } from "@/lib/api/read-request";
 import { withAuth } from "@/lib/api/with-auth";
-import { listMembers } from "@/lib/brands/members";
 import { brandParams } from "@/lib/contracts/brands";
 import { listMembers as operation } from "@/lib/contracts/teams";
+import { listMembers } from "@/lib/teams/members";
 
 export const dynamic = "force-dynamic";
 

@@ -1,8 +1,8 @@
 import { withApi } from "@/lib/api/handler";
 import { readParams, readQuery } from "@/lib/api/read-request";
 import { withAuth } from "@/lib/api/with-auth";
-import { brandPreviewFrame } from "@/lib/brands/brand-preview";
 import * as contract from "@/lib/contracts/brands";
+import { brandPreviewFrame } from "@/lib/video/brand-preview";
 
 export const dynamic = "force-dynamic";
 

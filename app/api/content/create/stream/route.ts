@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/api-error";
+import { ApiError } from "@/lib/errors/api-error";
 import { withApi } from "@/lib/api/handler";
 import { enforceRateLimit, rateLimitSubject } from "@/lib/api/rate-limit";
 import { readJson } from "@/lib/api/read-request";

@@ -1,8 +1,8 @@
 import { withApi } from "@/lib/api/handler";
 import { readParams } from "@/lib/api/read-request";
 import { withAuth } from "@/lib/api/with-auth";
-import { acceptInvitation } from "@/lib/brands/invitations";
 import { invitationTokenParams, acceptInvitation as operation } from "@/lib/contracts/teams";
+import { acceptInvitation } from "@/lib/teams/accept";
 
 export const dynamic = "force-dynamic";
 

@@ -2,7 +2,7 @@ import { withApi } from "@/lib/api/handler";
 import { readJson, readParams } from "@/lib/api/read-request";
 import { withAuth } from "@/lib/api/with-auth";
 import { submitPost as operation, postParams, submitPostBody } from "@/lib/contracts/reviews";
-import { reviewPost } from "@/lib/posts/review-post";
+import { reviewPost } from "@/lib/publishing/review-post";
 
 export const dynamic = "force-dynamic";
 

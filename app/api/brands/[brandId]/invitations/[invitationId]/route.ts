@@ -1,8 +1,8 @@
 import { withApi } from "@/lib/api/handler";
 import { readParams } from "@/lib/api/read-request";
 import { withAuth } from "@/lib/api/with-auth";
-import { revokeInvitation } from "@/lib/brands/invitations";
 import { invitationParams, revokeInvitation as operation } from "@/lib/contracts/teams";
+import { revokeInvitation } from "@/lib/teams/revoke";
 
 export const dynamic = "force-dynamic";
 

@@ -1,30 +1,14 @@
 import { withApi } from "@/lib/api/handler";
-import { readJson, readParams } from "@/lib/api/read-request";
-import { withAuth } from "@/lib/api/with-auth";
-import { removeMember, updateMemberRole } from "@/lib/brands/members";
-import {
-  memberParams,
-  removeMember as removeOperation,
-  updateMemberBody,
-  updateMember as updateOperation,
-} from "@/lib/contracts/teams";
+import { removeMember as removeOperation, updateMember as updateOperation } from "@/lib/contracts/teams";
+import { removeMember, updateMemberRole } from "@/lib/teams/members";
 
 export const dynamic = "force-dynamic";
 
-export const PATCH = withApi(
-  withAuth(async (req, { principal, params }) => {
-    const { brandId, userId } = readParams(params, memberParams);
-    const { role } = await readJson(req, updateMemberBody);
-    return Response.json(await updateMemberRole({ principal, brandId, userId, role }));
-  }),
-  { docId: updateOperation.id },
+export const PATCH = withApi(updateOperation, async ({ principal, params, body: { role } }) =>
+  Response.json(await updateMemberRole({ principal, ...params, role })),
 );
 
-export const DELETE = withApi(
-  withAuth(async (_req, { principal, params }) => {
-    const { brandId, userId } = readParams(params, memberParams);
-    await removeMember({ principal, brandId, userId });
-    return new Response(null, { status: 204 });
-  }),
-  { docId: removeOperation.id },
-);
+export const DELETE = withApi(removeOperation, async ({ principal, params }) => {
+  await removeMember({ principal, ...params });
+  return new Response(null, { status: 204 });
+});

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { ApiError } from "@/lib/api/api-error";
 import { withApi } from "@/lib/api/handler";
 import { publicOrigin } from "@/lib/api/public-origin";
 import { readJson } from "@/lib/api/read-request";
 import { assertSameOrigin } from "@/lib/api/same-origin";
 import { withAuth } from "@/lib/api/with-auth";
+import { ApiError } from "@/lib/errors/api-error";
 import { CHOICE_COOKIE, choiceCookie, finishChoice, readChoice } from "@/lib/publishing/oauth-choice";
 
 export const dynamic = "force-dynamic";

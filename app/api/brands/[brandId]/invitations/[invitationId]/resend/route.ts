@@ -2,8 +2,8 @@ import { withApi } from "@/lib/api/handler";
 import { publicOrigin } from "@/lib/api/public-origin";
 import { readParams } from "@/lib/api/read-request";
 import { withAuth } from "@/lib/api/with-auth";
-import { resendInvitation } from "@/lib/brands/invitations";
 import { invitationParams, resendInvitation as operation } from "@/lib/contracts/teams";
+import { resendInvitation } from "@/lib/teams/resend";
 
 export const dynamic = "force-dynamic";
 

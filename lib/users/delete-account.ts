@@ -2,14 +2,14 @@ import "server-only";
 import { eq, inArray } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { apiKeys, brandMembers, users } from "@/db/schema";
-import { ApiError, notFound } from "@/lib/api/api-error";
+import { forgetApiKey } from "@/lib/auth/api-key-cache";
+import type { Principal } from "@/lib/auth/authenticate";
+import { membershipChanged } from "@/lib/auth/membership-events";
+import { verifyPassword } from "@/lib/auth/password";
+import { assertSignInAllowed, recordSignInFailure, recordSignInSuccess } from "@/lib/auth/sign-in-throttle";
+import { normalizeEmail } from "@/lib/auth/users";
+import { ApiError, notFound } from "@/lib/errors/api-error";
 import { disconnectPersonalChannels } from "@/lib/publishing/personal-channels";
-import { forgetApiKey } from "./api-key-cache";
-import type { Principal } from "./authenticate";
-import { membershipChanged } from "./membership-events";
-import { verifyPassword } from "./password";
-import { assertSignInAllowed, recordSignInFailure, recordSignInSuccess } from "./sign-in-throttle";
-import { normalizeEmail } from "./users";
 
 type Confirmation = { password?: string; confirmEmail?: string };
 

@@ -3,14 +3,14 @@ import { and, asc, eq } from "drizzle-orm";
 import { getDb, type Tx } from "@/db/client";
 import { brandMembers, users } from "@/db/schema";
 import { recordActivity } from "@/lib/activity/record-activity";
-import { ApiError, notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import { membershipChanged } from "@/lib/auth/membership-events";
+import { requireBrandPermission } from "@/lib/brands/brand-access";
 import type { BrandRole } from "@/lib/contracts/enums";
 import { roleRank } from "@/lib/contracts/permissions";
 import type { MemberResponse } from "@/lib/contracts/teams";
+import { ApiError, notFound } from "@/lib/errors/api-error";
 import { disconnectPersonalChannels } from "@/lib/publishing/personal-channels";
-import { requireBrandPermission } from "./brand-access";
 
 const memberColumns = {
   userId: brandMembers.userId,

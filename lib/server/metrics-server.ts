@@ -1,9 +1,10 @@
 import http from "node:http";
-import { newRequestId } from "@/lib/api/request-id";
 import { getEnv } from "@/lib/config";
+import { newRequestId } from "@/lib/errors/request-id";
 import { log } from "@/lib/log";
-import { renderMetrics } from "./metrics";
-import { isMetricsToken } from "./scrape-metrics";
+import { renderMetrics } from "@/lib/telemetry/metrics";
+import { isMetricsToken } from "@/lib/telemetry/scrape-metrics";
+import { registerDomainGauges } from "./domain-gauges";
 
 /**
  * A worker process serves no HTTP, so it exposes its registry on METRICS_PORT: `GET /metrics` with the
@@ -17,6 +18,7 @@ export async function startMetricsServer(): Promise<http.Server | undefined> {
     log.warn("metrics_port_without_token", { port, hint: "set METRICS_TOKEN; the metrics server is off" });
     return undefined;
   }
+  registerDomainGauges();
   const server = http.createServer((req, res) => {
     void (async () => {
       const path = (req.url ?? "/").split("?", 1)[0];

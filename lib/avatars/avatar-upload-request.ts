@@ -1,6 +1,6 @@
-import { ApiError } from "@/lib/api/api-error";
 import { readBodyCapped } from "@/lib/api/read-body";
 import { AVATAR_UPLOAD } from "@/lib/contracts/brands";
+import { ApiError } from "@/lib/errors/api-error";
 
 // Room for the multipart boundaries and part headers around a file of the maximum size.
 const MULTIPART_OVERHEAD_BYTES = 64 * 1024;

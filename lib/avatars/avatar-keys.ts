@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { AvatarImageFormat } from "./avatar-image";
+import type { AvatarImageFormat } from "@/lib/brands/avatar-image";
 
 /**
  * Every upload gets its own folder with a random id, `avatars/{brandId}/{uploadId}/`: its image and the

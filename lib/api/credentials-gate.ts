@@ -1,10 +1,10 @@
 import { NextRequest } from "next/server";
-import { ApiError } from "@/lib/api/api-error";
 import { errorResponse } from "@/lib/api/handler";
 import { readBodyCapped } from "@/lib/api/read-body";
-import { newRequestId, REQUEST_ID_HEADER, requestIdFrom } from "@/lib/api/request-id";
-import { clientIp } from "./client-ip";
-import { assertSignInAllowed } from "./sign-in-throttle";
+import { clientIp } from "@/lib/auth/client-ip";
+import { assertSignInAllowed } from "@/lib/auth/sign-in-throttle";
+import { ApiError } from "@/lib/errors/api-error";
+import { newRequestId, REQUEST_ID_HEADER, requestIdFrom } from "@/lib/errors/request-id";
 
 const CREDENTIALS_CALLBACK = "/api/auth/callback/credentials";
 const FORM_LIMIT_BYTES = 16 * 1024;

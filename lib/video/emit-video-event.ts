@@ -3,7 +3,7 @@ import { getDb } from "@/db/client";
 import { brandMembers, videoJobs, webhookEndpoints } from "@/db/schema";
 import { log } from "@/lib/log";
 import { toVideoJobView } from "@/lib/video/video-job-view";
-import { recordEvent } from "./record-event";
+import { recordEvent } from "@/lib/webhooks/record-event";
 
 const EVENT_OF_STATUS = {
   succeeded: "video.succeeded",

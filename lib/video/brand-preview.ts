@@ -1,14 +1,14 @@
 import "server-only";
 import { buffer as readAll } from "node:stream/consumers";
-import { ApiError } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
+import { requireBrandPermission } from "@/lib/brands/brand-access";
 import type { BrandFont } from "@/lib/contracts/brand-kit-rules";
 import type { BrandPreviewFrame } from "@/lib/contracts/brands";
 import type { VideoAspectRatio } from "@/lib/contracts/video-rules";
+import { ApiError } from "@/lib/errors/api-error";
+import { findFfmpeg } from "@/lib/ffmpeg/find-binary";
 import { getMediaStorage } from "@/lib/media/storage";
-import { findFfmpeg } from "@/lib/video/local/find-binary";
 import { renderPreviewFrame } from "@/lib/video/local/preview-frame";
-import { requireBrandPermission } from "./brand-access";
 
 /**
  * A frame of the brand's videos, for the brand page's live preview: the saved kit, with the colours and

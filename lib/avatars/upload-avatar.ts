@@ -1,15 +1,15 @@
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { brands } from "@/db/schema";
-import { ApiError } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import { brandChanged } from "@/lib/auth/membership-events";
+import { normalizeAvatarImage } from "@/lib/brands/avatar-image";
+import { getBrandForPrincipal } from "@/lib/brands/get-brand";
+import { ApiError } from "@/lib/errors/api-error";
 import { log } from "@/lib/log";
 import { getMediaStorage } from "@/lib/media/storage";
-import { normalizeAvatarImage } from "./avatar-image";
 import { avatarUploadFolder, newAvatarImageKey } from "./avatar-keys";
 import { AVATAR_TRAINING_ESTIMATE_SECONDS, enqueueAvatarTraining } from "./avatar-training";
-import { getBrandForPrincipal } from "./get-brand";
 
 /**
  * Stores a new avatar image and starts its training. The image is decoded and re-encoded first, so a

@@ -3,18 +3,18 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { brandMembers, brands, posts } from "@/db/schema";
 import { recordActivity } from "@/lib/activity/record-activity";
-import { ApiError } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import { BRAND_ROLES } from "@/lib/contracts/enums";
 import { PERMISSIONS, roleRank } from "@/lib/contracts/permissions";
 import type { PostView } from "@/lib/contracts/posts";
+import { ApiError } from "@/lib/errors/api-error";
+import { contentHash } from "@/lib/posts/content-hash";
+import { getPostForPrincipal } from "@/lib/posts/get-post";
+import { type ReviewAction, reviewTransition } from "@/lib/posts/post-state";
+import { toSignedPostView } from "@/lib/posts/post-view";
 import { openQueue } from "@/lib/publishing/create-publication";
 import { heldPublicationCount, resumePublications } from "@/lib/publishing/hold-publications";
 import { settlePostStatus } from "@/lib/publishing/post-status";
-import { contentHash } from "./content-hash";
-import { getPostForPrincipal } from "./get-post";
-import { type ReviewAction, reviewTransition } from "./post-state";
-import { toSignedPostView } from "./post-view";
 
 /** 412: the post is no longer the version the reviewer named. */
 export function postChanged(currentVersion: string) {
