@@ -3,7 +3,7 @@ import { timingSafeEqual } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { channelConnections } from "@/db/schema";
-import { ApiError, notFound } from "@/lib/api/api-error";
+import { ApiError, notFound } from "@/lib/errors/api-error";
 import { JSON_BODY_LIMIT_BYTES, readBodyCapped } from "@/lib/api/read-body";
 import { channelCredentials } from "@/lib/publishing/channels";
 import { recordReactionCounts } from "./collect-metrics";

@@ -1,7 +1,7 @@
 import "server-only";
 import type { Brand, MediaPlan, Post } from "@/db/schema";
 import { hasImageModel } from "@/lib/ai/image-model";
-import { ApiError } from "@/lib/api/api-error";
+import { ApiError } from "@/lib/errors/api-error";
 import { enforceRateLimit, rateLimitSubject } from "@/lib/api/rate-limit";
 import type { Principal } from "@/lib/auth/authenticate";
 import { log } from "@/lib/log";
