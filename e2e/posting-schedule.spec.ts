@@ -109,7 +109,10 @@ test("an owner sets a posting schedule, adds two posts to the queue and sees the
     );
     const [publication] = (
       await (
-        await page.request.get(`/api/publications?brandId=${brandId}&postId=${postId}`, { headers })
+        await page.request.get(
+          `/api/publications?brandId=${brandId}&postId=${postId}&from=${new Date(Date.now() - DAY_MS).toISOString()}&to=${new Date(Date.now() + 30 * DAY_MS).toISOString()}`,
+          { headers },
+        )
       ).json()
     ).items;
     expect(publication.publishAt).toBe(new Date(next).toISOString());

@@ -217,7 +217,7 @@ describe("the queue's slots across daylight saving (Europe/Berlin)", () => {
     expect(after?.toISOString()).toBe("2027-03-29T07:00:00.000Z");
   });
 
-  it("and of October; a slot in the skipped hour falls after it, one in the repeated hour counts once", () => {
+  it("and of October; a slot in the skipped hour falls after it, one in the repeated hour is the second", () => {
     // Winter time starts on Sunday 31 October 2027.
     const slots = slotInstants(
       [
@@ -231,6 +231,8 @@ describe("the queue's slots across daylight saving (Europe/Berlin)", () => {
     );
     expect(slots.map((slot) => slot.toISOString())).toHaveLength(3);
     expect(slots[0].toISOString()).toBe("2027-10-30T07:00:00.000Z");
+    // 02:30 happens twice that night (00:30 and 01:30 UTC): the slot is the second, in standard time.
+    expect(slots[1].toISOString()).toBe("2027-10-31T01:30:00.000Z");
     expect(zonedParts(slots[1], BERLIN)).toMatchObject({ day: 31, hour: 2, minute: 30 });
     expect(slots[2].toISOString()).toBe("2027-10-31T08:00:00.000Z");
 
@@ -241,6 +243,7 @@ describe("the queue's slots across daylight saving (Europe/Berlin)", () => {
       new Date("2027-03-28T22:00:00Z"),
     );
     expect(gap).toHaveLength(1);
+    expect(gap[0].toISOString()).toBe("2027-03-28T01:30:00.000Z");
     expect(zonedParts(gap[0], BERLIN)).toMatchObject({ day: 28, hour: 3, minute: 30 });
   });
 

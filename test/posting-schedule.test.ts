@@ -28,6 +28,14 @@ async function newPost() {
 
 const queue = async (postId: string) =>
   call(`/api/posts/${postId}/publications`, { method: "POST", json: { channelId, slot: "next" } });
+/** The post's publications from yesterday to a month ahead (the list's default window ends now). */
+const publicationsOf = async (postId: string) => {
+  const from = new Date(Date.now() - 86_400_000).toISOString();
+  const to = new Date(Date.now() + 30 * 86_400_000).toISOString();
+  const listed = await call(`/api/publications?brandId=${brandId}&postId=${postId}&from=${from}&to=${to}`);
+  expect(listed.status, listed.text).toBe(200);
+  return listed.body.items;
+};
 const schedule = () => call(`/api/channels/${channelId}/schedule`);
 const setSlots = (slots: unknown) =>
   call(`/api/channels/${channelId}/schedule`, { method: "PATCH", json: { slots } });
@@ -89,8 +97,7 @@ describe("a channel's posting schedule", () => {
       details: { reason: "no_slots" },
     });
     expect(refused.body.error.message).toMatch(/no posting schedule/);
-    const listed = await call(`/api/publications?brandId=${brandId}&postId=${postId}`);
-    expect(listed.body.items).toEqual([]);
+    expect(await publicationsOf(postId)).toEqual([]);
   });
 
   it("refuses a malformed schedule naming the slot, and both slot and publishAt", async () => {
@@ -147,8 +154,9 @@ describe("Add to queue", () => {
     const between = (await schedule()).body.nextSlot as string;
     expect(Date.parse(between)).toBeGreaterThan(Date.parse(times[1]));
 
-    const listed = await call(`/api/publications?brandId=${brandId}&postId=${first}`);
-    expect(listed.body.items[0]).toMatchObject({ status: "scheduled", channelId });
+    expect(await publicationsOf(first)).toMatchObject([
+      { status: "scheduled", channelId, publishAt: answers[0].body.publishAt },
+    ]);
   });
 
   it("a canceled or moved publication frees its slot for the next one", async () => {

@@ -16,7 +16,7 @@ export const slotMinute = (time: string) => Number(time.slice(0, 2)) * 60 + Numb
  * Every slot instant in [from, to), earliest first. Each day is walked in the brand's zone and its slots
  * converted with that day's offset, so a 09:00 slot stays 09:00 on both sides of a daylight-saving change. A
  * slot in the spring-forward gap (02:30 that day in Berlin) falls just after the gap; in the autumn's repeated
- * hour it is the first 02:30. Two slots that land on one instant count once.
+ * hour it is the second 02:30 (standard time). Two slots that land on one instant count once.
  */
 export function slotInstants(slots: WeeklySlot[], timeZone: string, from: Date, to: Date): Date[] {
   if (!slots.length || to <= from) return [];
