@@ -83,8 +83,12 @@ test("an owner sets a posting schedule, adds two posts to the queue and sees the
   expect(saved.slots).toHaveLength(7);
   expect(formatTimeInZone(saved.nextSlot, BRAND_ZONE)).toBe("10:00");
   await expectAxeClean(page, "channel settings with a posting schedule");
-  await editor.scrollIntoViewIfNeeded();
   await shoot(page, "schedule-editor");
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.getByTestId("channels-panel").screenshot({ path: `${SHOTS}/schedule-channels-panel-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   // The publish panel: Add to queue names the next free slot; the next best time is offered beside it.
   const queued: { publicationId: string; publishAt: string }[] = [];
@@ -102,6 +106,11 @@ test("an owner sets a posting schedule, adds two posts to the queue and sees the
     if (queued.length === 0) {
       await expectAxeClean(page, "publish panel with Add to queue");
       await shoot(page, "schedule-publish-panel");
+      // A phone shows the publish panel under its own tab.
+      await page.setViewportSize({ width: 390, height: 900 });
+      await page.getByRole("tab", { name: "Preview & publish" }).click();
+      await publish.screenshot({ path: `${SHOTS}/schedule-publish-panel-tab-390.png` });
+      await page.setViewportSize({ width: 1280, height: 900 });
     }
     await publish.getByRole("button", { name: "Add to queue for Queue News" }).click();
     await expect(publish.getByTestId("publish-scheduled-at")).toHaveText(

@@ -99,10 +99,13 @@ export function ChannelScheduleEditor({
       ) : (
         <ul className="space-y-1.5" aria-label={`Posting schedule of ${accountName}`}>
           {slots.map((slot, index) => (
-            <li key={`${index}-${slot.weekday}-${slot.time}`} className="flex flex-wrap items-center gap-2">
+            <li
+              key={`${index}-${slot.weekday}-${slot.time}`}
+              className="grid grid-cols-[minmax(0,1fr)_auto_auto] items-center gap-2"
+            >
               <select
                 aria-label={`Slot ${index + 1} weekday`}
-                className="rounded-md border border-slate-300 bg-white px-2 py-1"
+                className="min-w-0 rounded-md border border-slate-300 bg-white px-2 py-1"
                 value={slot.weekday}
                 onChange={(event) => update(index, { weekday: Number(event.target.value) })}
               >
