@@ -86,7 +86,9 @@ test("an owner sets a posting schedule, adds two posts to the queue and sees the
   await shoot(page, "schedule-editor");
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.getByTestId("channels-panel").screenshot({ path: `${SHOTS}/schedule-channels-panel-${width}.png` });
+    await page
+      .getByTestId("channels-panel")
+      .screenshot({ path: `${SHOTS}/schedule-channels-panel-${width}.png` });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 
