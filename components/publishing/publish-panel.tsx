@@ -359,6 +359,8 @@ export function PublishPanel({
               <p className="text-sm text-slate-600" data-testid="publish-queue-hint">
                 {schedule.isPending ? (
                   "Reading the channel's schedule…"
+                ) : schedule.error ? (
+                  `The channel's schedule could not be read: ${schedule.error.message}`
                 ) : schedule.data?.nextSlot ? (
                   <>Next free slot: {formatInZone(schedule.data.nextSlot, timeZone)}.</>
                 ) : (
@@ -378,6 +380,8 @@ export function PublishPanel({
                   <>
                     {formatInZone(bestAt, timeZone)}. {bestTimesSource(schedule.data.bestTimes)}
                   </>
+                ) : schedule.error ? (
+                  `The channel's best times could not be read: ${schedule.error.message}`
                 ) : (
                   "Reading the channel's best times…"
                 )}
