@@ -439,6 +439,9 @@ export const publications = pgTable(
     // What the call was made with that can later tell whether it posted (Instagram: the container id).
     callRef: text("call_ref"),
     nextAttemptAt: at("next_attempt_at"),
+    // The channel's schedule slot the publication took ("Add to queue"); null when it was given a time, and
+    // cleared when it is moved. One active publication per channel and slot (the unique index below).
+    slotAt: at("slot_at"),
     externalId: text("external_id"),
     permalink: text("permalink"),
     errorCode: text("error_code"),
@@ -456,7 +459,27 @@ export const publications = pgTable(
     index("publications_status_idx").on(t.status, t.leaseUntil),
     // Analytics: a brand's publications published in a period.
     index("publications_brand_published_at_idx").on(t.brandId, t.publishedAt),
+    // A slot never holds two posts of one channel, even when two "Add to queue" calls race for it.
+    uniqueIndex("publications_channel_slot_idx")
+      .on(t.channelId, t.slotAt)
+      .where(sql`${t.slotAt} IS NOT NULL AND ${t.status} IN ('scheduled', 'held')`),
   ],
+);
+
+/**
+ * A channel connection's posting schedule: weekly slots, each a weekday (ISO, 1 Monday) and a time of day
+ * (minutes after midnight) in the brand's time zone. "Add to queue" takes the next free one.
+ */
+export const channelScheduleSlots = pgTable(
+  "channel_schedule_slots",
+  {
+    channelId: text("channel_id")
+      .notNull()
+      .references(() => channelConnections.id, { onDelete: "cascade" }),
+    weekday: integer("weekday").notNull(),
+    minute: integer("minute").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.channelId, t.weekday, t.minute] })],
 );
 
 /**

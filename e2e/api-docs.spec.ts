@@ -355,6 +355,20 @@ const RUN: Step[] = [
       await page.getByTestId("request-body").fill(JSON.stringify({ language: "en" }));
     },
   },
+  {
+    id: "replace-channel-schedule",
+    status: 200,
+    prepare: async (page) => {
+      await page.getByTestId("param-channelId").fill(String(answers["connect-channel"].channelId));
+    },
+  },
+  {
+    id: "get-channel-schedule",
+    status: 200,
+    prepare: async (page) => {
+      await page.getByTestId("param-channelId").fill(String(answers["connect-channel"].channelId));
+    },
+  },
   { id: "publish-all-languages", status: 202 },
   {
     id: "disconnect-channel",

@@ -250,6 +250,12 @@ const REQUESTS: Record<string, () => Promise<Omit<Request, "method">>> = {
     status: 202,
   }),
   "get-brand-analytics": async () => ({ path: `/api/brands/${brandId}/analytics`, status: 200 }),
+  "get-channel-schedule": async () => ({ path: `/api/channels/${channelId}/schedule`, status: 200 }),
+  "replace-channel-schedule": async () => ({
+    path: `/api/channels/${channelId}/schedule`,
+    json: { slots: [{ weekday: 2, time: "09:30" }] },
+    status: 200,
+  }),
   "revoke-invitation": async () => {
     const { invitationId } = await invite(
       `revoke-${Math.random().toString(36).slice(2)}@example.test`,

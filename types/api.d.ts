@@ -623,6 +623,34 @@ export interface paths {
         patch: operations["update-channel"];
         trace?: never;
     };
+    "/api/channels/{channelId}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get channel schedule
+         * @description A channel's posting schedule (weekly slots in the brand's time zone), its next free slot and its best times (the brand's own once it has enough measured posts, else the platform's defaults, labelled).
+         *
+         *     Docs card: [/api-docs/get-channel-schedule](/api-docs/get-channel-schedule).
+         */
+        get: operations["get-channel-schedule"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace channel schedule
+         * @description Replaces a channel's weekly posting slots (in the brand's time zone). Posts already queued keep their times. Owners only.
+         *
+         *     Docs card: [/api-docs/replace-channel-schedule](/api-docs/replace-channel-schedule).
+         */
+        patch: operations["replace-channel-schedule"];
+        trace?: never;
+    };
     "/api/posts/{postId}/publications": {
         parameters: {
             query?: never;
@@ -2171,7 +2199,7 @@ export interface components {
                  * @example generation_failed
                  * @enum {string}
                  */
-                code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "language_unsupported" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "session_required" | "cross_site_request" | "job_not_cancelable" | "post_not_approved" | "post_changed" | "invitation_unavailable" | "last_owner" | "already_member" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "publish_outcome_unknown" | "publication_outcome_known" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
+                code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "language_unsupported" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "session_required" | "cross_site_request" | "job_not_cancelable" | "post_not_approved" | "post_changed" | "invitation_unavailable" | "last_owner" | "already_member" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "no_free_slot" | "publish_outcome_unknown" | "publication_outcome_known" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
                 message: string;
                 retryable: boolean;
             } | null;
@@ -2222,6 +2250,64 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        ChannelSchedule: {
+            /** @example chn_7Hq2mXbV9kLr3NpQ */
+            channelId: string;
+            /**
+             * @description The brand's IANA time zone the slots are in.
+             * @example Europe/Berlin
+             */
+            timeZone: string;
+            /** @description The weekly slots, Monday first, then by time. */
+            slots: components["schemas"]["ScheduleSlot"][];
+            /** @description The next free slot, UTC: where Add to queue (`slot: "next"`) would put a post now. Null when the channel has no slots. */
+            nextSlot: string | null;
+            /** @description The channel's best hours, which Suggest from best times fills the schedule with. */
+            bestTimes: {
+                /** @example chn_7Hq2mXbV9kLr3NpQ */
+                channelId: string;
+                /**
+                 * @description `brand`: from this channel's own measured posts; `platform_defaults`: commonly published defaults for the platform, shown while there are fewer measured posts than the minimum.
+                 * @enum {string}
+                 */
+                source: "brand" | "platform_defaults";
+                /** @description Measured posts the times were computed from. */
+                measuredPosts: number;
+                /** @description The brand's IANA time zone the weekdays and hours are in. */
+                timeZone: string;
+                /** @description The best hours, best first. */
+                times: {
+                    /** @description ISO weekday in the brand's time zone: 1 Monday … 7 Sunday. */
+                    weekday: number;
+                    /** @description Hour of the day in the brand's time zone. */
+                    hour: number;
+                    /** @description How good the hour is relative to the channel's best (1). */
+                    score: number;
+                }[];
+            };
+        };
+        ScheduleSlot: {
+            /** @description ISO weekday in the brand's time zone: 1 Monday … 7 Sunday. */
+            weekday: number;
+            /**
+             * @description Time of day in the brand's time zone, HH:MM (24 h).
+             * @example 09:30
+             */
+            time: string;
+        };
+        ReplaceChannelScheduleRequest: {
+            /** @description The whole weekly schedule (it replaces the one before); an empty list clears it. */
+            slots: components["schemas"]["ScheduleSlotInput"][];
+        };
+        ScheduleSlotInput: {
+            /** @description ISO weekday in the brand's time zone: 1 Monday … 7 Sunday. */
+            weekday: number;
+            /**
+             * @description Time of day in the brand's time zone, HH:MM (24 h).
+             * @example 09:30
+             */
+            time: string;
+        };
         PublishAllLanguagesResult: {
             /** @example pst_7Hq2mXbV9kLr3NpQ */
             groupId: string;
@@ -2242,7 +2328,7 @@ export interface components {
                  */
                 error: {
                     /** @enum {string} */
-                    code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "language_unsupported" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "session_required" | "cross_site_request" | "job_not_cancelable" | "post_not_approved" | "post_changed" | "invitation_unavailable" | "last_owner" | "already_member" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "publish_outcome_unknown" | "publication_outcome_known" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
+                    code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "language_unsupported" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "session_required" | "cross_site_request" | "job_not_cancelable" | "post_not_approved" | "post_changed" | "invitation_unavailable" | "last_owner" | "already_member" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "no_free_slot" | "publish_outcome_unknown" | "publication_outcome_known" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
                     message: string;
                 } | null;
             }[];
@@ -2304,7 +2390,7 @@ export interface components {
                  * @example channel_reauth_required
                  * @enum {string}
                  */
-                code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "language_unsupported" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "session_required" | "cross_site_request" | "job_not_cancelable" | "post_not_approved" | "post_changed" | "invitation_unavailable" | "last_owner" | "already_member" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "publish_outcome_unknown" | "publication_outcome_known" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
+                code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "language_unsupported" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "session_required" | "cross_site_request" | "job_not_cancelable" | "post_not_approved" | "post_changed" | "invitation_unavailable" | "last_owner" | "already_member" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "no_free_slot" | "publish_outcome_unknown" | "publication_outcome_known" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
                 /** @description What went wrong, with the platform's own message when it gave one. */
                 message: string;
                 retryable: boolean;
@@ -3147,6 +3233,29 @@ export interface components {
                 status: "publishing" | "published" | "failed" | "canceled";
             };
         };
+        /** @description Add to queue (`slot: "next"`) on a channel with no posting schedule, or whose slots are all taken as far ahead as a post may be scheduled. An owner adds slots in the channel's settings. `details`: `{ reason }` (`no_slots` or `full`). HTTP 409. */
+        Error_no_free_slot: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "no_free_slot";
+            /** @description A sentence to show the user as is. */
+            message: string;
+            /** @constant */
+            retryable: false;
+            /** @description The same id as the X-Request-Id header. */
+            requestId: string;
+            /** @description This error's section of the operation's docs card. */
+            docUrl: string;
+            details?: {
+                /**
+                 * @description no_slots: the channel has no posting schedule; full: every slot ahead is taken.
+                 * @enum {string}
+                 */
+                reason: "no_slots" | "full";
+            };
+        };
         /** @description A publication's error only (never an HTTP answer): the worker stopped after calling the platform and before it saved the answer. It is never re-sent on its own; check the channel. HTTP 502. */
         Error_publish_outcome_unknown: {
             /**
@@ -3248,7 +3357,7 @@ export interface components {
             docUrl: string;
         };
         /** @description One variant per error code; `code` tells which, and so what `details` holds. */
-        Error: components["schemas"]["Error_invalid_request"] | components["schemas"]["Error_unauthorized"] | components["schemas"]["Error_not_found"] | components["schemas"]["Error_method_not_allowed"] | components["schemas"]["Error_brief_too_short"] | components["schemas"]["Error_brand_context_missing"] | components["schemas"]["Error_language_unsupported"] | components["schemas"]["Error_moderation_required"] | components["schemas"]["Error_generation_failed"] | components["schemas"]["Error_brand_not_ready"] | components["schemas"]["Error_avatar_training"] | components["schemas"]["Error_quota_exceeded"] | components["schemas"]["Error_rate_limited"] | components["schemas"]["Error_email_taken"] | components["schemas"]["Error_idempotency_conflict"] | components["schemas"]["Error_provider_unavailable"] | components["schemas"]["Error_service_unavailable"] | components["schemas"]["Error_payload_too_large"] | components["schemas"]["Error_forbidden"] | components["schemas"]["Error_session_required"] | components["schemas"]["Error_cross_site_request"] | components["schemas"]["Error_job_not_cancelable"] | components["schemas"]["Error_post_not_approved"] | components["schemas"]["Error_post_changed"] | components["schemas"]["Error_invitation_unavailable"] | components["schemas"]["Error_last_owner"] | components["schemas"]["Error_already_member"] | components["schemas"]["Error_channel_reauth_required"] | components["schemas"]["Error_publish_rule_violation"] | components["schemas"]["Error_channel_check_failed"] | components["schemas"]["Error_publication_not_cancelable"] | components["schemas"]["Error_publication_not_reschedulable"] | components["schemas"]["Error_publish_outcome_unknown"] | components["schemas"]["Error_publication_outcome_known"] | components["schemas"]["Error_oauth_state_invalid"] | components["schemas"]["Error_channel_not_configured"] | components["schemas"]["Error_internal_error"];
+        Error: components["schemas"]["Error_invalid_request"] | components["schemas"]["Error_unauthorized"] | components["schemas"]["Error_not_found"] | components["schemas"]["Error_method_not_allowed"] | components["schemas"]["Error_brief_too_short"] | components["schemas"]["Error_brand_context_missing"] | components["schemas"]["Error_language_unsupported"] | components["schemas"]["Error_moderation_required"] | components["schemas"]["Error_generation_failed"] | components["schemas"]["Error_brand_not_ready"] | components["schemas"]["Error_avatar_training"] | components["schemas"]["Error_quota_exceeded"] | components["schemas"]["Error_rate_limited"] | components["schemas"]["Error_email_taken"] | components["schemas"]["Error_idempotency_conflict"] | components["schemas"]["Error_provider_unavailable"] | components["schemas"]["Error_service_unavailable"] | components["schemas"]["Error_payload_too_large"] | components["schemas"]["Error_forbidden"] | components["schemas"]["Error_session_required"] | components["schemas"]["Error_cross_site_request"] | components["schemas"]["Error_job_not_cancelable"] | components["schemas"]["Error_post_not_approved"] | components["schemas"]["Error_post_changed"] | components["schemas"]["Error_invitation_unavailable"] | components["schemas"]["Error_last_owner"] | components["schemas"]["Error_already_member"] | components["schemas"]["Error_channel_reauth_required"] | components["schemas"]["Error_publish_rule_violation"] | components["schemas"]["Error_channel_check_failed"] | components["schemas"]["Error_publication_not_cancelable"] | components["schemas"]["Error_publication_not_reschedulable"] | components["schemas"]["Error_no_free_slot"] | components["schemas"]["Error_publish_outcome_unknown"] | components["schemas"]["Error_publication_outcome_known"] | components["schemas"]["Error_oauth_state_invalid"] | components["schemas"]["Error_channel_not_configured"] | components["schemas"]["Error_internal_error"];
         /** @description The body of every error response. */
         ErrorEnvelope: {
             error: components["schemas"]["Error"];
@@ -5059,7 +5168,7 @@ export interface operations {
                         type: "error";
                         error: {
                             /** @enum {string} */
-                            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "language_unsupported" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "session_required" | "cross_site_request" | "job_not_cancelable" | "post_not_approved" | "post_changed" | "invitation_unavailable" | "last_owner" | "already_member" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "publish_outcome_unknown" | "publication_outcome_known" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
+                            code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "language_unsupported" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "session_required" | "cross_site_request" | "job_not_cancelable" | "post_not_approved" | "post_changed" | "invitation_unavailable" | "last_owner" | "already_member" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "no_free_slot" | "publish_outcome_unknown" | "publication_outcome_known" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
                             message: string;
                             retryable: boolean;
                             requestId: string;
@@ -7101,6 +7210,187 @@ export interface operations {
             };
         };
     };
+    "get-channel-schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChannelSchedule"];
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "replace-channel-schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                channelId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReplaceChannelScheduleRequest"];
+            };
+        };
+        responses: {
+            /** @description The schedule as saved. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChannelSchedule"];
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `forbidden`: The caller is a member of the brand, but its role may not do this. `details`: `{ role, required }`. */
+            403: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     "create-publication": {
         parameters: {
             query?: never;
@@ -7126,6 +7416,11 @@ export interface operations {
                      * @example 2026-12-01T09:00:00Z
                      */
                     publishAt?: string;
+                    /**
+                     * @description `next`: Add to queue: publish at the channel's next free slot of its posting schedule (instead of publishAt). 409 no_free_slot when it has no schedule or every slot is taken.
+                     * @constant
+                     */
+                    slot?: "next";
                 };
             };
         };
@@ -7145,6 +7440,11 @@ export interface operations {
                         publicationId: string;
                         /** @enum {string} */
                         status: "scheduled" | "publishing";
+                        /**
+                         * Format: date-time
+                         * @description When it is due, UTC (with `slot: "next"`: the slot it took).
+                         */
+                        publishAt: string;
                     };
                 };
             };
@@ -7194,7 +7494,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `post_not_approved`: The brand requires approval, and the post has not been approved. `channel_reauth_required`: The channel connection's token was refused by the platform; an owner must reconnect it. */
+            /** @description `post_not_approved`: The brand requires approval, and the post has not been approved. `no_free_slot`: Add to queue (`slot: "next"`) on a channel with no posting schedule, or whose slots are all taken as far ahead as a post may be scheduled. An owner adds slots in the channel's settings. `details`: `{ reason }` (`no_slots` or `full`). `channel_reauth_required`: The channel connection's token was refused by the platform; an owner must reconnect it. */
             409: {
                 headers: {
                     /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */

@@ -7,6 +7,7 @@ import { ApiClientError, callApi } from "@/lib/client/api-client";
 import { connectChannel, disconnectChannel, listChannels, updateChannel } from "@/lib/client/operations";
 import { nativeLanguageName } from "@/lib/contracts/language-tags";
 import type { ChannelConnectionView, PublicationView } from "@/lib/contracts/publishing";
+import { ChannelScheduleEditor } from "./channel-schedule";
 import { OAuthConnectButton } from "./oauth-connect-button";
 
 export const PLATFORM_LABELS = {
@@ -217,6 +218,17 @@ export function ChannelsPanel({
                           />
                         </div>
                       )}
+                    <details className="mt-1 group">
+                      <summary className="cursor-pointer text-sm font-medium text-brand-700">
+                        Posting schedule
+                      </summary>
+                      <div className="pt-2">
+                        <ChannelScheduleEditor
+                          channelId={channel.channelId}
+                          accountName={channel.accountName}
+                        />
+                      </div>
+                    </details>
                   </div>
                 </div>
                 <Button

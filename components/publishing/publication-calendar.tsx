@@ -19,6 +19,7 @@ import {
   zonedParts,
   zonedToUtc,
 } from "@/lib/contracts/time-zone";
+import { type FreeSlot, useFreeSlots } from "./calendar-free-slots";
 import { publicationChannelLabel, useChannels } from "./channels-panel";
 import { PlatformIcon } from "./platform-icon";
 import { STATUS_STYLES } from "./publish-panel";
@@ -340,6 +341,15 @@ export function PublicationCalendar() {
     reschedule.mutate({ publication, day });
   };
 
+  const freeSlots = useFreeSlots({
+    channels: channels.data,
+    publications: publications.data?.items,
+    timeZone,
+    from,
+    to,
+  });
+  const freeByDay = new Map<string, FreeSlot[]>();
+  for (const slot of freeSlots) freeByDay.set(slot.day, [...(freeByDay.get(slot.day) ?? []), slot]);
   const byDay = new Map<string, PublicationView[]>();
   for (const publication of publications.data?.items ?? []) {
     const key = zonedDayKey(new Date(publication.publishAt), timeZone);
@@ -407,9 +417,12 @@ export function PublicationCalendar() {
     />
   );
   // The week's hours: 08:00-20:00, widened to any hour that has a post.
-  const postHours = (publications.data?.items ?? []).map(
-    (publication) => zonedParts(new Date(publication.publishAt), timeZone).hour,
-  );
+  const postHours = [
+    ...(publications.data?.items ?? []).map(
+      (publication) => zonedParts(new Date(publication.publishAt), timeZone).hour,
+    ),
+    ...freeSlots.map((slot) => slot.hour),
+  ];
   const firstHour = Math.min(8, ...postHours);
   const lastHour = Math.max(20, ...postHours);
   const hours = Array.from({ length: lastHour - firstHour + 1 }, (_, index) => firstHour + index);
@@ -535,6 +548,16 @@ export function PublicationCalendar() {
           Nothing scheduled or published in this {view}. Publish a post from the studio.
         </p>
       )}
+      {freeSlots.length > 0 && (
+        <p className="text-xs text-slate-600" data-testid="calendar-free-legend">
+          <span
+            className="mr-1 inline-block size-2 rounded-full ring-1 ring-slate-400 ring-inset"
+            aria-hidden
+          />
+          {freeSlots.length} free slot{freeSlots.length === 1 ? "" : "s"} of the channels' posting schedules
+          in this {view}: Add to queue in the studio fills the next one.
+        </p>
+      )}
       {/* A phone gets the whole week in its width (dots per day, the posts in the list below); wider screens the posts themselves. */}
       <div className={view === "week" ? "sm:hidden" : "sm:max-lg:overflow-x-auto"}>
         <div className="grid grid-cols-7 gap-px rounded-xl border border-slate-200 bg-slate-200 sm:min-w-[42rem]">
@@ -564,7 +587,7 @@ export function PublicationCalendar() {
                 {publications.isPending && index === 0 && (
                   <div className="h-4 animate-pulse rounded bg-slate-100" />
                 )}
-                {items.length > 0 && (
+                {(items.length > 0 || freeByDay.has(key)) && (
                   <div className="flex flex-wrap gap-1 sm:hidden" aria-hidden>
                     {items.map((publication) => (
                       <span
@@ -572,9 +595,13 @@ export function PublicationCalendar() {
                         className={`size-2 rounded-full ${STATUS_DOTS[publication.status]}`}
                       />
                     ))}
+                    {(freeByDay.get(key) ?? []).map((slot) => (
+                      <span key={slot.key} className="size-2 rounded-full ring-1 ring-slate-400 ring-inset" />
+                    ))}
                   </div>
                 )}
                 {view === "month" && items.map(item(index % 7))}
+                {view === "month" && (freeByDay.get(key) ?? []).map(freeSlotChip)}
               </div>
             );
           })}
@@ -631,6 +658,7 @@ export function PublicationCalendar() {
                         <div className="h-4 animate-pulse rounded bg-slate-100" />
                       )}
                       {items.map(item(index))}
+                      {(freeByDay.get(key) ?? []).filter((slot) => slot.hour === hour).map(freeSlotChip)}
                     </div>
                   );
                 })}
@@ -685,6 +713,21 @@ export function PublicationCalendar() {
           </ul>
         </section>
       )}
+    </div>
+  );
+}
+
+/** An empty slot of a channel's posting schedule: a dashed chip with its time and channel. */
+function freeSlotChip(slot: FreeSlot) {
+  return (
+    <div
+      key={slot.key}
+      data-testid="calendar-free-slot"
+      data-channel={slot.channelId}
+      title={`Free slot: ${slot.label}`}
+      className="hidden truncate rounded border border-dashed border-slate-300 px-1 text-xs text-slate-500 sm:block"
+    >
+      {slot.time} free · {slot.channelName}
     </div>
   );
 }

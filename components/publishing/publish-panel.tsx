@@ -12,6 +12,8 @@ import { can } from "@/lib/contracts/permissions";
 import type { ChannelConnectionView, PublicationView } from "@/lib/contracts/publishing";
 import { PUBLICATION_WINDOW_MAX_DAYS } from "@/lib/contracts/publishing-rules";
 import { formatInZone, fromZonedInputValue } from "@/lib/contracts/time-zone";
+import { nextBestTime } from "@/lib/publishing/schedule/slot-times";
+import { bestTimesSource, scheduleQueryKey, useChannelSchedule } from "./channel-schedule";
 import { ChannelAvatar, PLATFORM_LABELS, publicationChannelLabel, useChannels } from "./channels-panel";
 import { MissingImagesNotice } from "./missing-images-notice";
 import { OAuthConnectButton } from "./oauth-connect-button";
@@ -176,7 +178,7 @@ export function PublishPanel({
   const queryClient = useQueryClient();
   const channels = useChannels(brandId);
   const [channelId, setChannelId] = useState("");
-  const [when, setWhen] = useState<"now" | "later">("now");
+  const [when, setWhen] = useState<"now" | "queue" | "best" | "later">("now");
   const [placement, setPlacement] = useState<PublicationPlacement>("feed");
   const [at, setAt] = useState("");
   const timeZone = useBrandTimeZone(brandId);
@@ -203,10 +205,16 @@ export function PublishPanel({
     mutationFn: async () => {
       const chosen = channelId || active[0]?.channelId || "";
       // The time typed is the brand's wall clock, whatever the browser's zone.
-      const publishAt = when === "later" && at ? fromZonedInputValue(at, timeZone)?.toISOString() : undefined;
+      const publishAt =
+        when === "later" && at
+          ? fromZonedInputValue(at, timeZone)?.toISOString()
+          : when === "best"
+            ? bestAt?.toISOString()
+            : undefined;
       const body = {
         channelId: chosen,
         publishAt,
+        slot: when === "queue" ? ("next" as const) : undefined,
         placement: asStory ? ("story" as const) : ("feed" as const),
       };
       return (await callApi(createPublication, { params: { postId }, body })).data;
@@ -214,12 +222,18 @@ export function PublishPanel({
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.publications.all });
       void queryClient.invalidateQueries({ queryKey: queryKeys.posts.all });
+      void queryClient.invalidateQueries({ queryKey: scheduleQueryKey(selected) });
     },
   });
   const active = channels.data?.filter((channel) => channel.status === "active") ?? [];
   const selected = channelId || active[0]?.channelId || "";
   const selectedChannel = active.find((channel) => channel.channelId === selected);
   const selectedName = selectedChannel?.accountName;
+  const schedule = useChannelSchedule(selectedChannel?.channelId);
+  // The soonest of the channel's three best hours: the brand's own once measured, else the platform's.
+  const bestAt = schedule.data
+    ? nextBestTime(schedule.data.bestTimes.times.slice(0, 3), timeZone, new Date())
+    : null;
   // A story is an Instagram placement; another channel always publishes to its feed.
   const asStory = selectedChannel?.channel === "instagram" && placement === "story";
   const refused = channels.data?.filter((channel) => channel.status === "needs_reconnect") ?? [];
@@ -332,10 +346,47 @@ export function PublishPanel({
               value={when}
               options={[
                 ["now", "Now"],
+                ["queue", "Add to queue"],
+                ["best", "Next best time"],
                 ["later", "At a time"],
               ]}
-              onChange={setWhen}
+              onChange={(value) => {
+                publish.reset();
+                setWhen(value);
+              }}
             />
+            {when === "queue" && (
+              <p className="text-sm text-slate-600" data-testid="publish-queue-hint">
+                {schedule.isPending ? (
+                  "Reading the channel's schedule…"
+                ) : schedule.error ? (
+                  `The channel's schedule could not be read: ${schedule.error.message}`
+                ) : schedule.data?.nextSlot ? (
+                  <>Next free slot: {formatInZone(schedule.data.nextSlot, timeZone)}.</>
+                ) : (
+                  <>
+                    {selectedName} has no posting schedule yet.{" "}
+                    <Link href={`/brands/${brandId}`} className="font-medium text-brand-700 underline">
+                      Set one in brand settings
+                    </Link>
+                    .
+                  </>
+                )}
+              </p>
+            )}
+            {when === "best" && (
+              <p className="text-sm text-slate-600" data-testid="publish-best-hint">
+                {bestAt && schedule.data ? (
+                  <>
+                    {formatInZone(bestAt, timeZone)}. {bestTimesSource(schedule.data.bestTimes)}
+                  </>
+                ) : schedule.error ? (
+                  `The channel's best times could not be read: ${schedule.error.message}`
+                ) : (
+                  "Reading the channel's best times…"
+                )}
+              </p>
+            )}
             {when === "later" && (
               <Field label={`Publish at (${timeZone})`} hint="In the brand's time zone.">
                 <TextInput
@@ -350,6 +401,12 @@ export function PublishPanel({
               <p className="text-xs text-amber-800">Save your edits first: the saved post is published.</p>
             )}
             {publish.error && <ErrorNotice message={publish.error.message} />}
+            {publish.data && publish.data.status === "scheduled" && when !== "now" && (
+              <p role="status" className="text-sm text-emerald-700" data-testid="publish-scheduled-at">
+                {when === "queue" ? "Added to the queue" : "Scheduled"} for{" "}
+                {formatInZone(publish.data.publishAt, timeZone)}.
+              </p>
+            )}
             {confirming && earlier.length > 0 ? (
               <div
                 data-testid="publish-again"
@@ -363,7 +420,7 @@ export function PublishPanel({
                 </p>
                 <div className="flex flex-wrap gap-2">
                   <Button type="submit" disabled={publish.isPending || dirty}>
-                    {when === "now" ? "Publish again" : "Schedule again"}
+                    {when === "now" ? "Publish again" : when === "queue" ? "Queue again" : "Schedule again"}
                   </Button>
                   <Button variant="secondary" onClick={() => setConfirming(false)}>
                     Don't send
@@ -371,10 +428,18 @@ export function PublishPanel({
                 </div>
               </div>
             ) : (
-              <Button type="submit" disabled={publish.isPending || dirty}>
+              <Button
+                type="submit"
+                disabled={
+                  publish.isPending ||
+                  dirty ||
+                  (when === "queue" && !schedule.data?.nextSlot) ||
+                  (when === "best" && !bestAt)
+                }
+              >
                 {publish.isPending
                   ? "Sending…"
-                  : `${when === "now" ? "Publish" : "Schedule"} ${asStory ? "as a story " : ""}${when === "now" ? "to" : "for"} ${selectedName ?? "channel"}${earlier.length > 0 ? " again…" : when === "now" ? " now" : ""}`}
+                  : `${when === "now" ? "Publish" : when === "queue" ? "Add to queue" : "Schedule"} ${asStory ? "as a story " : ""}${when === "now" ? "to" : "for"} ${selectedName ?? "channel"}${earlier.length > 0 ? " again…" : when === "now" ? " now" : when === "best" ? " at the best time" : ""}`}
               </Button>
             )}
           </form>
@@ -434,7 +499,7 @@ function RadioChoice<T extends string>({
   onChange: (value: T) => void;
 }) {
   return (
-    <fieldset className="flex gap-4 text-sm">
+    <fieldset className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
       <legend className="sr-only">{legend}</legend>
       {options.map(([option, label]) => (
         <label key={option} className="flex items-center gap-1">

@@ -5,6 +5,7 @@ import type * as health from "@/lib/contracts/health";
 import type * as keys from "@/lib/contracts/keys";
 import type { Operation } from "@/lib/contracts/operation";
 import type * as postGroups from "@/lib/contracts/post-groups";
+import type * as postingSchedule from "@/lib/contracts/posting-schedule";
 import type * as posts from "@/lib/contracts/posts";
 import type * as publishing from "@/lib/contracts/publishing";
 import type * as reviews from "@/lib/contracts/reviews";
@@ -63,6 +64,10 @@ export const sendTestWebhook = typed<typeof webhooks.sendTestWebhook>(ROUTES.sen
 export const listChannels = typed<typeof publishing.listChannels>(ROUTES.listChannels);
 export const connectChannel = typed<typeof publishing.connectChannel>(ROUTES.connectChannel);
 export const updateChannel = typed<typeof publishing.updateChannel>(ROUTES.updateChannel);
+export const getChannelSchedule = typed<typeof postingSchedule.getChannelSchedule>(ROUTES.getChannelSchedule);
+export const replaceChannelSchedule = typed<typeof postingSchedule.replaceChannelSchedule>(
+  ROUTES.replaceChannelSchedule,
+);
 export const disconnectChannel = typed<typeof publishing.disconnectChannel>(ROUTES.disconnectChannel);
 export const createPublication = typed<typeof publishing.createPublication>(ROUTES.createPublication);
 export const publishAllLanguages = typed<typeof postGroups.publishAllLanguages>(ROUTES.publishAllLanguages);

@@ -103,6 +103,11 @@ export const ERROR_DETAILS: Partial<Record<ErrorCode, z.ZodType>> = {
     channel: z.enum(CHANNELS),
     missing: z.array(z.string()).describe("The configuration variables to set."),
   }),
+  no_free_slot: z.object({
+    reason: z
+      .enum(["no_slots", "full"])
+      .describe("no_slots: the channel has no posting schedule; full: every slot ahead is taken."),
+  }),
   publication_not_cancelable: z.object({
     status: z.enum(["publishing", "published", "failed"]).describe("The publication's status now."),
   }),

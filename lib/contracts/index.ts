@@ -17,6 +17,7 @@ import { backendConnectCheck } from "./health";
 import { createApiKey, listApiKeys, revokeApiKey } from "./keys";
 import type { Operation } from "./operation";
 import { publishAllLanguages } from "./post-groups";
+import { getChannelSchedule, replaceChannelSchedule } from "./posting-schedule";
 import {
   deleteMediaImage,
   generateMediaImage,
@@ -100,6 +101,8 @@ export const operations: Operation[] = [
   listChannels,
   connectChannel,
   updateChannel,
+  getChannelSchedule,
+  replaceChannelSchedule,
   disconnectChannel,
   createPublication,
   publishAllLanguages,

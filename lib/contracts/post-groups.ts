@@ -2,11 +2,11 @@ import { z } from "zod";
 import { ERROR_CODE_LIST } from "@/lib/errors/error-codes";
 import { idOf } from "./common";
 import { defineOperation } from "./operation";
-import { createPublicationBody, createPublicationParams } from "./publishing";
+import { createPublicationFields, createPublicationParams } from "./publishing";
 import { ROUTES } from "./routes";
 
 /** Publish all languages (DESIGN §11): each version of a post group to the channels of its language. */
-export const publishAllLanguagesBody = createPublicationBody
+export const publishAllLanguagesBody = createPublicationFields
   .pick({ publishAt: true })
   .strict()
   .meta({ id: "PublishAllLanguagesRequest" });

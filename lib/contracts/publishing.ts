@@ -157,7 +157,8 @@ export const createPublicationParams = z.object({ postId: idOf("pst") });
 const notTooFar = (value: string) => Date.parse(value) <= Date.now() + PUBLISH_AT_MAX_DAYS * 86_400_000;
 const TOO_FAR = `Schedule at most ${PUBLISH_AT_MAX_DAYS} days ahead.`;
 
-export const createPublicationBody = z.object({
+/** The create body's fields (Publish all languages picks publishAt from them). */
+export const createPublicationFields = z.object({
   channelId: idOf("chn"),
   placement: placement
     .default("feed")
@@ -171,13 +172,28 @@ export const createPublicationBody = z.object({
       `When to publish, UTC (an offset is accepted). Absent or in the past: now. At most ${PUBLISH_AT_MAX_DAYS} days ahead.`,
     )
     .meta({ example: "2026-12-01T09:00:00Z" }),
+  slot: z
+    .literal("next")
+    .optional()
+    .describe(
+      "`next`: Add to queue: publish at the channel's next free slot of its posting schedule (instead of publishAt). 409 no_free_slot when it has no schedule or every slot is taken.",
+    ),
 });
+
+export const createPublicationBody = createPublicationFields.refine(
+  (body) => !(body.slot && body.publishAt),
+  {
+    path: ["slot"],
+    message: "Give either publishAt or slot, not both.",
+  },
+);
 
 export type CreatePublicationInput = z.output<typeof createPublicationBody>;
 
 export const createPublicationResponse = z.object({
   publicationId: idOf("pub"),
   status: z.enum(["scheduled", "publishing"]),
+  publishAt: isoDateTime.describe('When it is due, UTC (with `slot: "next"`: the slot it took).'),
 });
 
 export const listPublicationsQuery = z
@@ -303,7 +319,7 @@ export const createPublication = defineOperation({
       headers: ["Location"],
     },
   },
-  errors: ["post_not_approved", ...PUBLISH_CHECK_ERRORS],
+  errors: ["post_not_approved", "no_free_slot", ...PUBLISH_CHECK_ERRORS],
 });
 
 export const listPublications = defineOperation({

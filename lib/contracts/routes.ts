@@ -66,6 +66,16 @@ export const ROUTES = {
   listChannels: route({ id: "list-channels", method: "GET", path: "/api/channels" }),
   connectChannel: route({ id: "connect-channel", method: "POST", path: "/api/channels" }),
   updateChannel: route({ id: "update-channel", method: "PATCH", path: "/api/channels/{channelId}" }),
+  getChannelSchedule: route({
+    id: "get-channel-schedule",
+    method: "GET",
+    path: "/api/channels/{channelId}/schedule",
+  }),
+  replaceChannelSchedule: route({
+    id: "replace-channel-schedule",
+    method: "PATCH",
+    path: "/api/channels/{channelId}/schedule",
+  }),
   disconnectChannel: route({ id: "disconnect-channel", method: "DELETE", path: "/api/channels/{channelId}" }),
   createPublication: route({
     id: "create-publication",

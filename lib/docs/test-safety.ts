@@ -78,6 +78,9 @@ function changeOf(method: string, cardId: string, body: Json): string {
   if (cardId === "reschedule-publication") {
     return `moves it to ${quote(bodyField(body, "publishAt") ?? "the time in the body")} if it is still scheduled; it then publishes at that time for real, and nothing is sent at the old time.`;
   }
+  if (cardId === "replace-channel-schedule") {
+    return "replaces its whole weekly posting schedule with the slots in the body; posts already queued keep their times.";
+  }
   if (method === "PATCH" && body && typeof body === "object" && !Array.isArray(body)) {
     const fields = Object.entries(body).map(([field, value]) => `${field} → ${quote(value)}`);
     return `sets ${fields.join("; ")}. Other fields keep their values.`;

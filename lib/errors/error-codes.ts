@@ -32,6 +32,7 @@ export const ERROR_CODES = {
   channel_check_failed: { status: 422, retryable: false },
   publication_not_cancelable: { status: 409, retryable: false },
   publication_not_reschedulable: { status: 409, retryable: false },
+  no_free_slot: { status: 409, retryable: false },
   publish_outcome_unknown: { status: 502, retryable: false },
   publication_outcome_known: { status: 409, retryable: false },
   oauth_state_invalid: { status: 400, retryable: false },

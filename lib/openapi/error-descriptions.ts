@@ -55,6 +55,8 @@ export const ERROR_DESCRIPTIONS: Record<ErrorCode, string> = {
     "The publication has already started, been published or failed; only a scheduled one can be canceled. `details`: `{ status }`.",
   publication_not_reschedulable:
     "The publication has already started, been published, failed or been canceled; only a scheduled one can be moved to another time. `details`: `{ status }`.",
+  no_free_slot:
+    'Add to queue (`slot: "next"`) on a channel with no posting schedule, or whose slots are all taken as far ahead as a post may be scheduled. An owner adds slots in the channel\'s settings. `details`: `{ reason }` (`no_slots` or `full`).',
   publish_outcome_unknown:
     "A publication's error only (never an HTTP answer): the worker stopped after calling the platform and before it saved the answer. It is never re-sent on its own; check the channel.",
   publication_outcome_known:

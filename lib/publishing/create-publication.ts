@@ -20,6 +20,7 @@ import { linkedinVideoRuleViolation } from "./platforms/linkedin/video";
 import { settlePostStatus } from "./post-status";
 import { enqueuePublication, ensurePublishQueue } from "./publication-queue";
 import { PLATFORM_NAMES, publishRuleViolation } from "./publish-rules";
+import { takeNextSlot } from "./schedule/take-next-slot";
 
 const QUEUE_OPEN_TIMEOUT_MS = 3000;
 /** Post statuses that are past approval (a brand that requires it may publish them). */
@@ -152,43 +153,50 @@ export async function createPublication({
     placement: input.placement,
   });
 
-  const now = new Date();
-  const requested = input.publishAt ? new Date(input.publishAt) : now;
-  const publishAt = requested > now ? requested : now;
   const boss = await openQueue();
-  const id = newId("pub");
   const db = await getDb();
-  await db.transaction(async (tx) => {
-    await tx.insert(publications).values({
-      id,
-      brandId: post.brandId,
-      postId: post.id,
-      channelId: channel.id,
-      channel: channel.channel,
-      placement: input.placement,
-      createdBy: principal.userId,
-      status: "scheduled",
-      publishAt,
-      createdAt: now,
-      updatedAt: now,
-    });
-    await enqueuePublication({ boss, tx, publicationId: id, startAfter: publishAt });
-    await recordActivity(tx, {
-      brandId: post.brandId,
-      actorId: principal.userId,
-      action: "publication.scheduled",
-      subjectType: "publication",
-      subjectId: id,
-      details: {
+  const insert = async (publishAt: Date, slotAt: Date | null) => {
+    const now = new Date();
+    if (publishAt < now) publishAt = now;
+    const id = newId("pub");
+    await db.transaction(async (tx) => {
+      await tx.insert(publications).values({
+        id,
+        brandId: post.brandId,
         postId: post.id,
-        channel: channel.channel,
         channelId: channel.id,
-        publishAt: publishAt.toISOString(),
-      },
+        channel: channel.channel,
+        placement: input.placement,
+        createdBy: principal.userId,
+        status: "scheduled",
+        publishAt,
+        slotAt,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await enqueuePublication({ boss, tx, publicationId: id, startAfter: publishAt });
+      await recordActivity(tx, {
+        brandId: post.brandId,
+        actorId: principal.userId,
+        action: "publication.scheduled",
+        subjectType: "publication",
+        subjectId: id,
+        details: {
+          postId: post.id,
+          channel: channel.channel,
+          channelId: channel.id,
+          publishAt: publishAt.toISOString(),
+        },
+      });
+      await tx.select({ id: posts.id }).from(posts).where(eq(posts.id, post.id)).for("update");
+      await settlePostStatus(post.id, tx);
     });
-    await tx.select({ id: posts.id }).from(posts).where(eq(posts.id, post.id)).for("update");
-    await settlePostStatus(post.id, tx);
-  });
+    return { id, publishAt };
+  };
+  const { id, publishAt } =
+    input.slot === "next"
+      ? await takeNextSlot(channel, insert)
+      : await insert(input.publishAt ? new Date(input.publishAt) : new Date(), null);
   log.info("publication_created", {
     publicationId: id,
     postId,
@@ -196,5 +204,5 @@ export async function createPublication({
     channelId: channel.id,
     publishAt: publishAt.toISOString(),
   });
-  return { publicationId: id, status: "scheduled" as const };
+  return { publicationId: id, status: "scheduled" as const, publishAt: publishAt.toISOString() };
 }

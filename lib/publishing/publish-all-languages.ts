@@ -64,7 +64,14 @@ export async function publishAllLanguages({
           postId: versionId,
           input: { channelId: channel.id, placement: "feed", publishAt: input.publishAt },
         });
-        items.push({ postId: versionId, language, channelId: channel.id, ...created, error: null });
+        items.push({
+          postId: versionId,
+          language,
+          channelId: channel.id,
+          publicationId: created.publicationId,
+          status: created.status,
+          error: null,
+        });
       } catch (error) {
         if (!(error instanceof ApiError) || error.status >= 500) throw error;
         items.push({

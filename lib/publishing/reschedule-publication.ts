@@ -65,7 +65,7 @@ export async function reschedulePublication({
   const moved = await db.transaction(async (tx) => {
     const [updated] = await tx
       .update(publications)
-      .set({ publishAt, nextAttemptAt: null, updatedAt: new Date() })
+      .set({ publishAt, nextAttemptAt: null, slotAt: null, updatedAt: new Date() })
       .where(and(eq(publications.id, publicationId), eq(publications.status, row.status)))
       .returning();
     if (updated?.status === "scheduled")
