@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, eq, gt, inArray, isNotNull, lt, or } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { brands, type ChannelConnection, channelScheduleSlots, publications } from "@/db/schema";
-import { ApiError } from "@/lib/api/api-error";
+import { ApiError } from "@/lib/errors/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import type { ChannelScheduleView, ReplaceChannelScheduleInput } from "@/lib/contracts/posting-schedule";
 import { PUBLISH_AT_MAX_DAYS } from "@/lib/contracts/publishing-rules";
