@@ -24,6 +24,7 @@ import type {
   VideoJobStatus,
 } from "@/lib/contracts/enums";
 import type { MetricName, MissingMetrics } from "@/lib/contracts/metric-names";
+import type { LearnedFrom } from "@/lib/contracts/learning";
 
 export type {
   AvatarStatus,
@@ -239,6 +240,8 @@ export const posts = pgTable(
     latencyMs: integer("latency_ms").notNull(),
     inputTokens: integer("input_tokens"),
     outputTokens: integer("output_tokens"),
+    // Which of the brand's measured posts the draft took as examples (issue 41); null before learning existed.
+    learnedFrom: jsonb("learned_from").$type<LearnedFrom>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
