@@ -250,6 +250,7 @@ const REQUESTS: Record<string, () => Promise<Omit<Request, "method">>> = {
     status: 202,
   }),
   "get-brand-analytics": async () => ({ path: `/api/brands/${brandId}/analytics`, status: 200 }),
+  "get-brand-insights": async () => ({ path: `/api/brands/${brandId}/insights`, status: 200 }),
   "revoke-invitation": async () => {
     const { invitationId } = await invite(
       `revoke-${Math.random().toString(36).slice(2)}@example.test`,

@@ -30,7 +30,9 @@ export type PostPatterns = z.infer<typeof postPatterns>;
 export const learnedPost = z.object({
   postId: idOf("pst"),
   excerpt: z.string().describe("The caption's first words."),
-  engagementRate: z.number().describe("Interactions ÷ the measure (a count when the measure is `interactions`)."),
+  engagementRate: z
+    .number()
+    .describe("Interactions ÷ the measure (a count when the measure is `interactions`)."),
   relative: z
     .number()
     .nullable()
@@ -47,7 +49,10 @@ export const learnedFrom = z
     channel: z.enum(CHANNELS),
     measure: learningMeasure.nullable(),
     measuredPosts: z.number().int().min(0).describe("Measured posts older than 48 h on the channel."),
-    posts: z.array(learnedPost).max(LEARNING_EXAMPLES).describe("The best posts used as examples, best first."),
+    posts: z
+      .array(learnedPost)
+      .max(LEARNING_EXAMPLES)
+      .describe("The best posts used as examples, best first."),
   })
   .meta({ id: "LearnedFrom" });
 export type LearnedFrom = z.infer<typeof learnedFrom>;

@@ -140,7 +140,12 @@ async function rank(
   const contents = await db
     .select({ id: posts.id, caption: posts.caption, hashtags: posts.hashtags, mediaPlan: posts.mediaPlan })
     .from(posts)
-    .where(inArray(posts.id, [...top, ...bottom].map((row) => row.postId)));
+    .where(
+      inArray(
+        posts.id,
+        [...top, ...bottom].map((row) => row.postId),
+      ),
+    );
   const byId = new Map(contents.map((content) => [content.id, content]));
   const full = (row: (typeof rated)[number]): RankedPost => {
     const content = byId.get(row.postId);

@@ -52,7 +52,9 @@ export function examplesPrompt(examples: DraftExamples) {
       }): ${describePatterns(example.patterns)}.`,
       '"""',
       example.caption,
-      ...(example.hashtags.length ? [example.hashtags.map((tag) => (tag.startsWith("#") ? tag : `#${tag}`)).join(" ")] : []),
+      ...(example.hashtags.length
+        ? [example.hashtags.map((tag) => (tag.startsWith("#") ? tag : `#${tag}`)).join(" ")]
+        : []),
       '"""',
     ].join("\n"),
   );

@@ -8,13 +8,13 @@ import { ApiError, notFound } from "@/lib/api/api-error";
 import type { Principal } from "@/lib/auth/authenticate";
 import { assertBrandLanguage } from "@/lib/brands/brand-languages";
 import { buildBrandPrompt } from "@/lib/brands/brand-prompt";
+import type { LearnedFrom } from "@/lib/contracts/learning";
 import {
   CHANNEL_RULES,
   type GeneratedPostView,
   type GeneratePostInput,
   type PostView,
 } from "@/lib/contracts/posts";
-import type { LearnedFrom } from "@/lib/contracts/learning";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import { assertBrandHasContext, assertBriefLongEnough, assertModelWrites } from "./check-brief";

@@ -2,8 +2,9 @@ import "server-only";
 import type { Brand } from "@/db/schema";
 import type { DraftExamples } from "@/lib/ai/examples-block";
 import type { LearnedFrom } from "@/lib/contracts/learning";
-import type { Channel } from "@/lib/contracts/post-rules";
+import { CHANNELS, type Channel } from "@/lib/contracts/post-rules";
 import { type ChannelRanking, rankChannel } from "@/lib/insights/rank-posts";
+import { examplesPrompt } from "./examples-prompt";
 
 const EXCERPT_WORDS = 12;
 
@@ -65,4 +66,15 @@ export async function learningFor(
         : [],
     },
   };
+}
+
+/** Per channel, the examples section a new draft's prompt gets, exactly as sent (null: not enough results). */
+export async function examplesPrompts(brand: Pick<Brand, "id" | "timeZone">) {
+  const prompts = await Promise.all(
+    CHANNELS.map(async (channel) => {
+      const examples = examplesFrom(await rankChannel(brand, channel));
+      return [channel, examples ? examplesPrompt(examples) : null] as const;
+    }),
+  );
+  return Object.fromEntries(prompts) as Record<Channel, string | null>;
 }
