@@ -37,6 +37,9 @@ export const learnedPost = z.object({
     .number()
     .nullable()
     .describe("The engagement rate ÷ the brand's median on the channel (2 = twice the median)."),
+  reach: z.number().int().nullable().describe("Its reach; null when the platform gives none."),
+  views: z.number().int().nullable().describe("Its views; null when the platform gives none."),
+  interactions: z.number().int(),
 });
 
 export const learnedFrom = z

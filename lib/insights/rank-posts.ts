@@ -56,7 +56,8 @@ const MAX_ENTRIES = 2_000;
 const globalForRankings = globalThis as unknown as {
   brandStudioRankings?: Map<string, { at: number; value: Promise<ChannelRanking> }>;
 };
-const cache = (globalForRankings.brandStudioRankings ??= new Map());
+if (!globalForRankings.brandStudioRankings) globalForRankings.brandStudioRankings = new Map();
+const cache = globalForRankings.brandStudioRankings;
 
 const num = (value: unknown) => (value === null || value === undefined ? null : Number(value));
 const round = (value: number, places: number) => Math.round(value * 10 ** places) / 10 ** places;

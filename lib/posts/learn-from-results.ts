@@ -62,6 +62,9 @@ export async function learningFor(
             excerpt: excerptOf(post.caption),
             engagementRate: post.engagementRate,
             relative: post.relative,
+            reach: post.reach,
+            views: post.views,
+            interactions: post.interactions,
           }))
         : [],
     },
