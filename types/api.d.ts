@@ -1812,6 +1812,11 @@ export interface components {
                 engagementRate: number;
                 /** @description The engagement rate ÷ the brand's median on the channel (2 = twice the median). */
                 relative: number | null;
+                /** @description Its reach; null when the platform gives none. */
+                reach: number | null;
+                /** @description Its views; null when the platform gives none. */
+                views: number | null;
+                interactions: number;
             }[];
         };
         Post: {
