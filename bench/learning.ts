@@ -58,15 +58,13 @@ async function main() {
   const userId = newId("usr");
   await db.insert(schema.users).values({ id: userId, email: `${userId}@bench.test`, name: "Bench" });
   const brandId = newId("brd");
-  await db
-    .insert(schema.brands)
-    .values({
-      id: brandId,
-      name: "Bench brand",
-      tone: "warm",
-      voice: "short sentences",
-      timeZone: "Europe/Berlin",
-    });
+  await db.insert(schema.brands).values({
+    id: brandId,
+    name: "Bench brand",
+    tone: "warm",
+    voice: "short sentences",
+    timeZone: "Europe/Berlin",
+  });
   const [brand] = await db.select().from(schema.brands).where(eq(schema.brands.id, brandId));
   const count = Number(option("posts", "1000"));
   await seedMeasuredPosts(

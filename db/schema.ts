@@ -23,8 +23,8 @@ import type {
   PublicationStatus,
   VideoJobStatus,
 } from "@/lib/contracts/enums";
-import type { MetricName, MissingMetrics } from "@/lib/contracts/metric-names";
 import type { LearnedFrom } from "@/lib/contracts/learning";
+import type { MetricName, MissingMetrics } from "@/lib/contracts/metric-names";
 
 export type {
   AvatarStatus,
