@@ -4,10 +4,11 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeDatabase, getDb } from "@/db/client";
-import { brands, posts, users } from "@/db/schema";
+import { brandMembers, brands, posts, users } from "@/db/schema";
 import type { TextModelChoice } from "@/lib/ai/model-choice";
 import type { GeneratePostInput } from "@/lib/contracts/posts";
 import { newId } from "@/lib/ids";
+import { getBrandInsights } from "@/lib/insights/get-brand-insights";
 import { opensWithQuestion, usesEmoji } from "@/lib/insights/post-patterns";
 import { rankChannel } from "@/lib/insights/rank-posts";
 import { draftPost, generatePostDraft } from "@/lib/posts/generate-post-draft";
@@ -257,5 +258,54 @@ describe("learning from results", () => {
     expect(view.learnedFrom?.posts.map((post) => post.postId)).toEqual(ids.slice(0, 3));
     const [row] = await (await getDb()).select().from(posts).where(eq(posts.id, view.postId));
     expect(row.learnedFrom).toEqual(view.learnedFrom);
+  });
+
+  it("GET insights: per channel, the top and bottom posts with their results and patterns, and enoughData", async () => {
+    const brand = await newBrand();
+    await (await getDb()).insert(brandMembers).values({ brandId: brand.id, userId, role: "viewer" });
+    const ids = await seedMeasuredPosts(brand.id, "linkedin", winnersAndOthers());
+    await seedMeasuredPosts(brand.id, "telegram", [{ caption: "One post", ageHours: 80, interactions: 4 }]);
+    const insights = await getBrandInsights({
+      principal: { userId, credential: "access_token" },
+      brandId: brand.id,
+    });
+    expect(insights).toMatchObject({ brandId: brand.id, timeZone: "Europe/Berlin" });
+    expect(insights.channels.map((channel) => channel.channel)).toEqual([
+      "telegram",
+      "instagram",
+      "linkedin",
+    ]);
+    const linkedin = insights.channels.find((channel) => channel.channel === "linkedin");
+    expect(linkedin).toMatchObject({
+      enoughData: true,
+      measure: "reach",
+      measuredPosts: 12,
+      medianEngagementRate: 0.0155,
+    });
+    expect(linkedin?.top.map((post) => post.postId)).toEqual(ids.slice(0, 3));
+    expect(linkedin?.top[0]).toMatchObject({
+      title: "Ever wondered what makes a great morning cup, number 1? We roast…",
+      engagementRate: 0.09,
+      reach: 1000,
+      interactions: 90,
+      patterns: { hashtags: 2, opening: "question", emoji: false, mediaType: "text_only" },
+    });
+    expect(linkedin?.bottom.map((post) => post.postId)).toEqual([ids[3], ids[4], ids[5]]);
+    expect(linkedin?.patterns?.bottom).toMatchObject({ hashtags: 6, emoji: true });
+    const telegram = insights.channels.find((channel) => channel.channel === "telegram");
+    expect(telegram).toMatchObject({
+      enoughData: false,
+      measure: "interactions",
+      measuredPosts: 1,
+      top: [],
+      bottom: [],
+      patterns: null,
+      bestTimes: [],
+    });
+    const stranger = newId("usr");
+    await (await getDb()).insert(users).values({ id: stranger, email: `${stranger}@example.test` });
+    await expect(
+      getBrandInsights({ principal: { userId: stranger, credential: "access_token" }, brandId: brand.id }),
+    ).rejects.toMatchObject({ code: "not_found" });
   });
 });
