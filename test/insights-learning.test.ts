@@ -12,6 +12,7 @@ import { getBrandInsights } from "@/lib/insights/get-brand-insights";
 import { opensWithQuestion, usesEmoji } from "@/lib/insights/post-patterns";
 import { rankChannel } from "@/lib/insights/rank-posts";
 import { draftPost, generatePostDraft } from "@/lib/posts/generate-post-draft";
+import { examplesPrompts } from "@/lib/posts/learn-from-results";
 import { migrateInProcess } from "./support/database";
 import { type FakeOpenAI, startFakeOpenAI } from "./support/fake-openai";
 import { type MeasuredPost, seedMeasuredPosts } from "./support/measured-posts";
@@ -238,6 +239,11 @@ describe("learning from results", () => {
     expect(user).toContain("6 hashtags");
     expect(user).toContain("<examples>");
     expect(user.indexOf("<examples>")).toBeLessThan(user.indexOf("<brief>"));
+    // The brand context shows the same section, exactly as sent; channels without results show none.
+    const shown = await examplesPrompts(brand);
+    expect(shown.linkedin).toBeTruthy();
+    expect(user).toContain(shown.linkedin);
+    expect(shown).toMatchObject({ instagram: null, telegram: null });
     expect(learned.learnedFrom?.posts.map((post) => post.postId)).toEqual(ids.slice(0, 3));
 
     fake.reset();
