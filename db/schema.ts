@@ -25,6 +25,7 @@ import type {
   PublicationStatus,
   VideoJobStatus,
 } from "@/lib/contracts/enums";
+import type { LearnedFrom } from "@/lib/contracts/learning";
 import type { MetricName, MissingMetrics } from "@/lib/contracts/metric-names";
 
 export type {
@@ -248,6 +249,8 @@ export const posts = pgTable(
     latencyMs: integer("latency_ms").notNull(),
     inputTokens: integer("input_tokens"),
     outputTokens: integer("output_tokens"),
+    // Which of the brand's measured posts the draft took as examples (issue 41); null before learning existed.
+    learnedFrom: jsonb("learned_from").$type<LearnedFrom>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -346,6 +346,7 @@ const RUN: Step[] = [
   { id: "get-post-metrics", status: 200 },
   { id: "refresh-post-metrics", status: 202 },
   { id: "get-brand-analytics", status: 200 },
+  { id: "get-brand-insights", status: 200 },
   // Languages: the channel speaks the demo brand's main language; the sandbox post's group goes to its channels.
   {
     id: "update-channel",

@@ -311,6 +311,7 @@ describe("brand context for AI", () => {
         "avatarStatus",
         "updatedAt",
         "prompt",
+        "examples",
       ].sort(),
     );
     const context = brandContextResponse.parse(response.body);

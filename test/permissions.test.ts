@@ -256,6 +256,7 @@ const REQUESTS: Record<string, () => Promise<Omit<Request, "method">>> = {
     json: { slots: [{ weekday: 2, time: "09:30" }] },
     status: 200,
   }),
+  "get-brand-insights": async () => ({ path: `/api/brands/${brandId}/insights`, status: 200 }),
   "revoke-invitation": async () => {
     const { invitationId } = await invite(
       `revoke-${Math.random().toString(36).slice(2)}@example.test`,

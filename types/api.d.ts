@@ -1137,6 +1137,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/brands/{brandId}/insights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get brand insights
+         * @description What a brand's own results say, per channel: the best and weakest posts by engagement rate against the brand's median (posts older than 48 h, at least 10 of them), what they have in common, and the best times to post.
+         *
+         *     Docs card: [/api-docs/get-brand-insights](/api-docs/get-brand-insights).
+         */
+        get: operations["get-brand-insights"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1627,6 +1649,15 @@ export interface components {
              *     Voice: We talk like a friendly barista.
              */
             prompt: string;
+            /** @description What new drafts learn from the brand's results, per channel (issue 41). */
+            examples: {
+                /** @description The examples a new draft on this channel adds to its prompt (the channel's best posts with their measured patterns, and the weakest posts' patterns to avoid), exactly as sent; null while the channel has fewer than 10 measured posts older than 48 h. */
+                linkedin: string | null;
+                /** @description The examples a new draft on this channel adds to its prompt (the channel's best posts with their measured patterns, and the weakest posts' patterns to avoid), exactly as sent; null while the channel has fewer than 10 measured posts older than 48 h. */
+                instagram: string | null;
+                /** @description The examples a new draft on this channel adds to its prompt (the channel's best posts with their measured patterns, and the weakest posts' patterns to avoid), exactly as sent; null while the channel has fewer than 10 measured posts older than 48 h. */
+                telegram: string | null;
+            };
         };
         UploadAvatarRequest: {
             /**
@@ -1809,12 +1840,42 @@ export interface components {
                 inputTokens: number | null;
                 outputTokens: number | null;
             };
+            /** @description What the draft learned from the brand's results on its channel: the best posts it took as examples, or why it took none. Null for posts written before drafts learned from results. */
+            learnedFrom: components["schemas"]["LearnedFrom"] | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
             /** @description Every draft this call wrote, one per requested language in the order asked; the first is this post. */
             versions: components["schemas"]["Post"][];
+        };
+        LearnedFrom: {
+            /**
+             * @description `examples`: the draft was written with the channel's best posts as examples; `not_enough_results`: the channel has fewer measured posts than the minimum, so the draft was written as before; `off`: the request turned learning off.
+             * @enum {string}
+             */
+            status: "examples" | "not_enough_results" | "off";
+            /** @enum {string} */
+            channel: "telegram" | "instagram" | "linkedin";
+            measure: ("reach" | "views" | "interactions") | null;
+            /** @description Measured posts older than 48 h on the channel. */
+            measuredPosts: number;
+            /** @description The best posts used as examples, best first. */
+            posts: {
+                /** @example pst_7Hq2mXbV9kLr3NpQ */
+                postId: string;
+                /** @description The caption's first words. */
+                excerpt: string;
+                /** @description Interactions ÷ the measure (a count when the measure is `interactions`). */
+                engagementRate: number;
+                /** @description The engagement rate ÷ the brand's median on the channel (2 = twice the median). */
+                relative: number | null;
+                /** @description Its reach; null when the platform gives none. */
+                reach: number | null;
+                /** @description Its views; null when the platform gives none. */
+                views: number | null;
+                interactions: number;
+            }[];
         };
         Post: {
             /** @example pst_7Hq2mXbV9kLr3NpQ */
@@ -1960,6 +2021,8 @@ export interface components {
                 inputTokens: number | null;
                 outputTokens: number | null;
             };
+            /** @description What the draft learned from the brand's results on its channel: the best posts it took as examples, or why it took none. Null for posts written before drafts learned from results. */
+            learnedFrom: components["schemas"]["LearnedFrom"] | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2109,6 +2172,8 @@ export interface components {
                 inputTokens: number | null;
                 outputTokens: number | null;
             };
+            /** @description What the draft learned from the brand's results on its channel: the best posts it took as examples, or why it took none. Null for posts written before drafts learned from results. */
+            learnedFrom: components["schemas"]["LearnedFrom"] | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2590,6 +2655,168 @@ export interface components {
              * @example 2025-05-02T10:00:00.000Z
              */
             createdAt: string;
+        };
+        BrandInsights: {
+            /** @example brd_7Hq2mXbV9kLr3NpQ */
+            brandId: string;
+            /** @description The brand's IANA time zone; hours are in it. */
+            timeZone: string;
+            /** @description One entry per platform, linkedin, instagram, telegram. */
+            channels: {
+                /** @enum {string} */
+                channel: "telegram" | "instagram" | "linkedin";
+                /** @description Whether the channel has at least 10 measured posts older than 48 h; below that, drafts are written without examples and top, bottom and patterns are empty. */
+                enoughData: boolean;
+                /** @description What the engagement rate is measured against; null with no results. */
+                measure: ("reach" | "views" | "interactions") | null;
+                /** @description Measured posts older than 48 h on the channel. */
+                measuredPosts: number;
+                /** @description The brand's median engagement rate on the channel. */
+                medianEngagementRate: number | null;
+                /** @description The best 3 posts, best first: the examples new drafts take. */
+                top: {
+                    /** @example pst_7Hq2mXbV9kLr3NpQ */
+                    postId: string;
+                    /** @description The caption's first words. */
+                    title: string;
+                    /** @description Interactions ÷ the channel's measure (a count when the measure is `interactions`). */
+                    engagementRate: number;
+                    /** @description The engagement rate ÷ the brand's median on the channel; null when the median is 0. */
+                    relative: number | null;
+                    /** @description Distinct accounts that saw it; null when the platform gives none. */
+                    reach: number | null;
+                    /** @description Times it was shown; null when the platform gives none. */
+                    views: number | null;
+                    interactions: number;
+                    /** Format: date-time */
+                    publishedAt: string;
+                    patterns: {
+                        /** @description Characters in the caption. */
+                        captionLength: number;
+                        /** @description Number of hashtags. */
+                        hashtags: number;
+                        /**
+                         * @description The media plan's format.
+                         * @enum {string}
+                         */
+                        mediaType: "text_only" | "single_image" | "carousel" | "video";
+                        /**
+                         * @description Whether the first line asks a question.
+                         * @enum {string}
+                         */
+                        opening: "question" | "statement";
+                        /** @description Whether the caption uses emoji. */
+                        emoji: boolean;
+                        /** @description The hour it was published, in the brand's time zone. */
+                        hour: number;
+                    };
+                }[];
+                /** @description The weakest 3 posts, weakest first: their patterns are what drafts avoid. */
+                bottom: {
+                    /** @example pst_7Hq2mXbV9kLr3NpQ */
+                    postId: string;
+                    /** @description The caption's first words. */
+                    title: string;
+                    /** @description Interactions ÷ the channel's measure (a count when the measure is `interactions`). */
+                    engagementRate: number;
+                    /** @description The engagement rate ÷ the brand's median on the channel; null when the median is 0. */
+                    relative: number | null;
+                    /** @description Distinct accounts that saw it; null when the platform gives none. */
+                    reach: number | null;
+                    /** @description Times it was shown; null when the platform gives none. */
+                    views: number | null;
+                    interactions: number;
+                    /** Format: date-time */
+                    publishedAt: string;
+                    patterns: {
+                        /** @description Characters in the caption. */
+                        captionLength: number;
+                        /** @description Number of hashtags. */
+                        hashtags: number;
+                        /**
+                         * @description The media plan's format.
+                         * @enum {string}
+                         */
+                        mediaType: "text_only" | "single_image" | "carousel" | "video";
+                        /**
+                         * @description Whether the first line asks a question.
+                         * @enum {string}
+                         */
+                        opening: "question" | "statement";
+                        /** @description Whether the caption uses emoji. */
+                        emoji: boolean;
+                        /** @description The hour it was published, in the brand's time zone. */
+                        hour: number;
+                    };
+                }[];
+                patterns: {
+                    /** @description What the best posts have in common. */
+                    top: {
+                        /** @description Characters in the caption. */
+                        captionLength: number;
+                        /** @description Number of hashtags. */
+                        hashtags: number;
+                        /**
+                         * @description The media plan's format.
+                         * @enum {string}
+                         */
+                        mediaType: "text_only" | "single_image" | "carousel" | "video";
+                        /**
+                         * @description Whether the first line asks a question.
+                         * @enum {string}
+                         */
+                        opening: "question" | "statement";
+                        /** @description Whether the caption uses emoji. */
+                        emoji: boolean;
+                        /** @description The hour it was published, in the brand's time zone. */
+                        hour: number;
+                    };
+                    /** @description What the weakest posts have in common. */
+                    bottom: {
+                        /** @description Characters in the caption. */
+                        captionLength: number;
+                        /** @description Number of hashtags. */
+                        hashtags: number;
+                        /**
+                         * @description The media plan's format.
+                         * @enum {string}
+                         */
+                        mediaType: "text_only" | "single_image" | "carousel" | "video";
+                        /**
+                         * @description Whether the first line asks a question.
+                         * @enum {string}
+                         */
+                        opening: "question" | "statement";
+                        /** @description Whether the caption uses emoji. */
+                        emoji: boolean;
+                        /** @description The hour it was published, in the brand's time zone. */
+                        hour: number;
+                    };
+                } | null;
+                /** @description Best hours per connected channel of this platform, in the brand's time zone. */
+                bestTimes: {
+                    /** @example chn_7Hq2mXbV9kLr3NpQ */
+                    channelId: string;
+                    /**
+                     * @description `brand`: from this channel's own measured posts; `platform_defaults`: commonly published defaults for the platform, shown while there are fewer measured posts than the minimum.
+                     * @enum {string}
+                     */
+                    source: "brand" | "platform_defaults";
+                    /** @description Measured posts the times were computed from. */
+                    measuredPosts: number;
+                    /** @description The brand's IANA time zone the weekdays and hours are in. */
+                    timeZone: string;
+                    /** @description The best hours, best first. */
+                    times: {
+                        /** @description ISO weekday in the brand's time zone: 1 Monday … 7 Sunday. */
+                        weekday: number;
+                        /** @description Hour of the day in the brand's time zone. */
+                        hour: number;
+                        /** @description How good the hour is relative to the channel's best (1). */
+                        score: number;
+                    }[];
+                }[];
+            }[];
         };
         /** @description Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. HTTP 400. */
         Error_invalid_request: {
@@ -4905,6 +5132,8 @@ export interface operations {
                      * @example pst_7Hq2mXbV9kLr3NpQ
                      */
                     groupId?: string;
+                    /** @description Learn from results (default true): with at least 10 measured posts on the channel older than 48 h, the channel's 3 best posts go into the prompt as examples and its 3 weakest posts' patterns as what to avoid. false writes this draft without them. */
+                    learnFromResults?: boolean;
                 };
             };
         };
@@ -5120,6 +5349,8 @@ export interface operations {
                      * @example pst_7Hq2mXbV9kLr3NpQ
                      */
                     groupId?: string;
+                    /** @description Learn from results (default true): with at least 10 measured posts on the channel older than 48 h, the channel's 3 best posts go into the prompt as examples and its 3 weakest posts' patterns as what to avoid. false writes this draft without them. */
+                    learnFromResults?: boolean;
                 };
             };
         };
@@ -10146,6 +10377,89 @@ export interface operations {
                             publications: number;
                         }[];
                     };
+                };
+            };
+            /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */
+            400: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `unauthorized`: Missing, malformed, expired or revoked bearer token. */
+            401: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Always `Bearer error="invalid_token"`. */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `not_found`: Unknown id, or an id the caller may not see. */
+            404: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `internal_error`: Anything unexpected. The message is generic; the log line carries the requestId. */
+            500: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description `service_unavailable`: The database (or another part the service cannot work without) is unreachable. Nothing was changed; `Retry-After` says when to try again. */
+            503: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before polling or retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    "get-brand-insights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                brandId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The brand's insights per channel. */
+            200: {
+                headers: {
+                    /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BrandInsights"];
                 };
             };
             /** @description `invalid_request`: Malformed JSON, a wrong type, an unknown enum value, a missing required field or a field over its size limit. `details` lists the fields. */

@@ -6,6 +6,7 @@ import { useEffect, useState } from "react";
 import { DraftDetails } from "@/components/studio/draft-details";
 import { CHANNEL_LABELS, CharacterCount, GOAL_LABELS, PostTextArea } from "@/components/studio/form-controls";
 import { PostHashtags } from "@/components/studio/hashtag-editor";
+import { LearnedFromNote } from "@/components/studio/learned-from-note";
 import { PostMediaPlan } from "@/components/studio/media-plan-editor";
 import { Button, Card, ErrorNotice } from "@/components/ui/primitives";
 import { compactPlayerSize, VideoPlayer } from "@/components/video/video-player";
@@ -194,6 +195,8 @@ export function PostEditor({
   saveError,
   onRegenerate,
   regenerating,
+  learn,
+  onLearnChange,
   planSaved,
   onPost,
   role,
@@ -209,6 +212,9 @@ export function PostEditor({
   saveError: string | null;
   onRegenerate: () => void;
   regenerating: boolean;
+  /** Whether the next draft learns from the brand's best posts (the request's learnFromResults). */
+  learn: boolean;
+  onLearnChange: (learn: boolean) => void;
   planSaved: boolean;
   onPost: (post: PostView) => void;
 }) {
@@ -308,6 +314,12 @@ export function PostEditor({
       )}
       {saveError && <ErrorNotice message={saveError} onRetry={onSave} />}
       <ReviewPanel post={post} role={role} />
+      <LearnedFromNote
+        learnedFrom={post.learnedFrom}
+        learn={learn}
+        onLearnChange={onLearnChange}
+        disabled={!mayRegenerate}
+      />
 
       <div className="flex flex-wrap items-center gap-3 border-t border-slate-100 pt-4">
         <Button onClick={onSave} disabled={!mayEdit || saving || !dirty || !check || issues.length > 0}>

@@ -139,6 +139,8 @@ export function PostStudio({ postId }: { postId?: string }) {
   const [edits, setEdits] = useState<Record<string, PostContent>>({});
   const [tab, setTab] = useState<Tab>("edit");
   const [partial, setPartial] = useState<PartialDraft | null>(null);
+  // Drafts learn from the brand's best posts unless the marketer turns it off for the next one.
+  const [learn, setLearn] = useState(true);
   const stream = useRef<AbortController | null>(null);
 
   const brands = useQuery({ ...brandQueries.list(), select: (list) => list.items });
@@ -255,6 +257,7 @@ export function PostStudio({ postId }: { postId?: string }) {
       languages: [post.language],
       groupId: post.groupId,
       seed: (Math.max(...seeds) + 1) % MAX_SEED,
+      ...(learn ? {} : { learnFromResults: false }),
     });
   }
 
@@ -288,7 +291,9 @@ export function PostStudio({ postId }: { postId?: string }) {
                     brief={brief}
                     brands={brands.data}
                     generating={streaming}
-                    onGenerate={(values) => generate.mutate(briefBody(values))}
+                    onGenerate={(values) =>
+                      generate.mutate({ ...briefBody(values), ...(learn ? {} : { learnFromResults: false }) })
+                    }
                   />
                 )}
                 {brands.data && !brands.data.length && (
@@ -371,6 +376,8 @@ export function PostStudio({ postId }: { postId?: string }) {
               saveError={save.error?.message ?? null}
               onRegenerate={regenerate}
               regenerating={streaming}
+              learn={learn}
+              onLearnChange={setLearn}
               planSaved={!edits[post.postId] || planShape(content.mediaPlan) === planShape(post.mediaPlan)}
               onPost={(updated) => {
                 postChanged(queryClient, updated);

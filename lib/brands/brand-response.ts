@@ -51,12 +51,19 @@ export async function toBrandResponse(brand: Brand, role: BrandRole): Promise<Br
   };
 }
 
-/** What AI generation works from, with the exact system prompt it sends. */
-export function toBrandContext(brand: Brand): BrandContextResponse {
+/**
+ * What AI generation works from, with the exact system prompt it sends and, per channel, the examples it
+ * adds to a draft's prompt (lib/posts/learn-from-results.ts).
+ */
+export function toBrandContext(
+  brand: Brand,
+  examples: BrandContextResponse["examples"],
+): BrandContextResponse {
   return {
     ...voiceFields(brand),
     avatarStatus: brand.avatarStatus,
     updatedAt: brand.updatedAt.toISOString(),
     prompt: buildBrandPrompt(brand),
+    examples,
   };
 }

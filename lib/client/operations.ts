@@ -2,6 +2,7 @@ import type * as activity from "@/lib/contracts/activity";
 import type * as analytics from "@/lib/contracts/analytics";
 import type * as brands from "@/lib/contracts/brands";
 import type * as health from "@/lib/contracts/health";
+import type * as insights from "@/lib/contracts/insights";
 import type * as keys from "@/lib/contracts/keys";
 import type { Operation } from "@/lib/contracts/operation";
 import type * as postGroups from "@/lib/contracts/post-groups";
@@ -100,3 +101,4 @@ export const listActivity = typed<typeof activity.listActivity>(ROUTES.listActiv
 export const getPostMetrics = typed<typeof analytics.getPostMetrics>(ROUTES.getPostMetrics);
 export const refreshPostMetrics = typed<typeof analytics.refreshPostMetrics>(ROUTES.refreshPostMetrics);
 export const getBrandAnalytics = typed<typeof analytics.getBrandAnalytics>(ROUTES.getBrandAnalytics);
+export const getBrandInsights = typed<typeof insights.getBrandInsights>(ROUTES.getBrandInsights);

@@ -324,6 +324,13 @@ export const brandListResponse = z
   .object({ items: z.array(brandResponse).describe("Brands the caller is a member of, by name.") })
   .meta({ id: "BrandList" });
 
+const channelExamples = z
+  .string()
+  .nullable()
+  .describe(
+    "The examples a new draft on this channel adds to its prompt (the channel's best posts with their measured patterns, and the weakest posts' patterns to avoid), exactly as sent; null while the channel has fewer than 10 measured posts older than 48 h.",
+  );
+
 export const brandContextResponse = brandResponse
   .pick({
     brandId: true,
@@ -349,6 +356,9 @@ export const brandContextResponse = brandResponse
           'You are the social media copywriter for the brand "Northwind Coffee". Write in English.\n\nTone: warm, upbeat and confident\n\nVoice: We talk like a friendly barista.',
       })
       .describe("The exact system text post generation sends to the model for this brand."),
+    examples: z
+      .object({ linkedin: channelExamples, instagram: channelExamples, telegram: channelExamples })
+      .describe("What new drafts learn from the brand's results, per channel (issue 41)."),
   })
   .meta({ id: "BrandContext" });
 

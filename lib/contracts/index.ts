@@ -14,6 +14,7 @@ import {
   uploadMusic,
 } from "./brands";
 import { backendConnectCheck } from "./health";
+import { getBrandInsights } from "./insights";
 import { createApiKey, listApiKeys, revokeApiKey } from "./keys";
 import type { Operation } from "./operation";
 import { publishAllLanguages } from "./post-groups";
@@ -129,4 +130,5 @@ export const operations: Operation[] = [
   getPostMetrics,
   refreshPostMetrics,
   getBrandAnalytics,
+  getBrandInsights,
 ];

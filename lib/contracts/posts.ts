@@ -12,6 +12,7 @@ import {
   userText,
 } from "./common";
 import { IMAGE_JOB_STATES, POST_STATUSES } from "./enums";
+import { learnedFrom } from "./learning";
 import { defineOperation } from "./operation";
 import {
   ASPECT_RATIOS,
@@ -170,6 +171,12 @@ export const generatePostBody = z.object({
     .describe(
       "Add the drafts to this post group of the brand (a post's groupId) instead of starting a new one: regenerating one language leaves the group's other languages as they are.",
     ),
+  learnFromResults: z
+    .boolean()
+    .optional()
+    .describe(
+      "Learn from results (default true): with at least 10 measured posts on the channel older than 48 h, the channel's 3 best posts go into the prompt as examples and its 3 weakest posts' patterns as what to avoid. false writes this draft without them.",
+    ),
 });
 
 export type GeneratePostInput = z.infer<typeof generatePostBody>;
@@ -300,6 +307,11 @@ export const post = z
       inputTokens: z.number().int().nullable(),
       outputTokens: z.number().int().nullable(),
     }),
+    learnedFrom: learnedFrom
+      .nullable()
+      .describe(
+        "What the draft learned from the brand's results on its channel: the best posts it took as examples, or why it took none. Null for posts written before drafts learned from results.",
+      ),
     createdAt: isoDateTime,
     updatedAt: isoDateTime,
   })

@@ -99,6 +99,11 @@ export const ROUTES = {
     method: "GET",
     path: "/api/brands/{brandId}/analytics",
   }),
+  getBrandInsights: route({
+    id: "get-brand-insights",
+    method: "GET",
+    path: "/api/brands/{brandId}/insights",
+  }),
   getPublication: route({ id: "get-publication", method: "GET", path: "/api/publications/{publicationId}" }),
   reschedulePublication: route({
     id: "reschedule-publication",

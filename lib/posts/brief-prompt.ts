@@ -1,5 +1,7 @@
 import { type PostBrief, writeBriefBlock } from "@/lib/ai/brief-block";
+import type { DraftExamples } from "@/lib/ai/examples-block";
 import type { Channel, Goal } from "@/lib/contracts/posts";
+import { examplesPrompt } from "./examples-prompt";
 
 const CHANNEL_STYLE: Record<Channel, string> = {
   linkedin:
@@ -18,8 +20,11 @@ const GOAL_STYLE: Record<Goal, string> = {
   announcement: "Announcement: state the news plainly and make it easy to share.",
 };
 
-/** The user prompt for a draft: the brief in words for hosted models, then the same brief as a block. */
-export function briefPrompt(brief: PostBrief) {
+/**
+ * The user prompt for a draft: the brief in words for hosted models, the channel's best posts as examples
+ * when the draft learns from results, then the same brief as a block.
+ */
+export function briefPrompt(brief: PostBrief, examples?: DraftExamples | null) {
   const assets = brief.assets.length
     ? brief.assets.map(
         (asset) => `- ${asset.type}: ${asset.url}${asset.description ? ` (${asset.description})` : ""}`,
@@ -38,6 +43,7 @@ export function briefPrompt(brief: PostBrief) {
       "- The media plan fits the channel and the goal; every item has alt text.",
       "- Use the brand's tone, voice and values; follow its 'Always' list; never do anything on its 'Never' list; never use a banned word.",
     ].join("\n"),
+    ...(examples ? [examplesPrompt(examples)] : []),
     "Answer with JSON only: caption, hashtags and mediaPlan.",
     writeBriefBlock(brief),
   ].join("\n\n");

@@ -7,6 +7,7 @@ import { ModerationUnavailableError } from "@/lib/ai/moderation";
 import type { Principal } from "@/lib/auth/authenticate";
 import { assertBrandLanguage } from "@/lib/brands/brand-languages";
 import { buildBrandPrompt } from "@/lib/brands/brand-prompt";
+import type { LearnedFrom } from "@/lib/contracts/learning";
 import {
   CHANNEL_RULES,
   type GeneratedPostView,
@@ -18,6 +19,7 @@ import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import { assertBrandHasContext, assertBriefLongEnough, assertModelWrites } from "./check-brief";
 import { dropDraftImages, queueDraftImages, withDraftImages } from "./draft-images";
+import { learningFor } from "./learn-from-results";
 import { moderateContent, moderationError } from "./moderate-content";
 import { toSignedPostView } from "./post-view";
 import { type Draft, type DraftStreamHandlers, writeDraft } from "./write-draft";
@@ -90,7 +92,13 @@ export async function checkBrief({
   return languages;
 }
 
-/** The model's draft for a checked brief, repaired to the channel rules and moderated (not saved). */
+/** A draft as Generate post saves it: the model's content, its variant seed, its language, what it learned from. */
+export type WrittenDraft = Draft & { seed: number; language: string; learnedFrom: LearnedFrom | null };
+
+/**
+ * The model's draft for a checked brief, repaired to the channel rules and moderated (not saved). Unless the
+ * request turns it off, the channel's best posts go into the prompt as examples (issue 41).
+ */
 export async function writePostDraft({
   brand,
   input,
@@ -108,9 +116,10 @@ export async function writePostDraft({
   requestId?: string;
   signal?: AbortSignal;
   stream?: DraftStreamHandlers;
-}): Promise<Draft & { seed: number; language: string }> {
+}): Promise<WrittenDraft> {
   const seed = input.seed ?? randomInt(2 ** 31 - 1);
   const rules = CHANNEL_RULES[input.channel];
+  const { examples, learnedFrom } = await learningFor(brand, input.channel, input.learnFromResults ?? true);
   const draft = await writeDraft({
     choice,
     system: buildBrandPrompt(brand, { toneOverride: input.toneOverride, language }),
@@ -124,13 +133,14 @@ export async function writePostDraft({
       maxHashtags: rules.maxHashtags,
       language,
     },
+    examples,
     bannedWords: brand.bannedWords,
     seed,
     requestId,
     signal,
     stream,
   });
-  return { ...draft, seed, language };
+  return { ...draft, seed, language, learnedFrom };
 }
 
 /** draftPosts for the first requested language only (the brand's main one by default). */
@@ -152,7 +162,7 @@ export async function draftPosts({
   input: GeneratePostInput;
   choice?: TextModelChoice;
   requestId?: string;
-}): Promise<(Draft & { seed: number; language: string })[]> {
+}): Promise<WrittenDraft[]> {
   const languages = await checkBrief({ brand, input, choice, requestId });
   // The same seed in every language, so one seed names one variant of the whole group.
   const seed = input.seed ?? randomInt(2 ** 31 - 1);
@@ -206,7 +216,7 @@ export async function savePostDrafts({
   principal: Principal;
   brand: Brand;
   input: GeneratePostInput;
-  drafts: (Draft & { seed: number; language: string })[];
+  drafts: WrittenDraft[];
   requestId?: string;
 }): Promise<PostView[]> {
   const db = await getDb();
@@ -259,7 +269,7 @@ function postRow({
   principal: Principal;
   brand: Brand;
   input: GeneratePostInput;
-  draft: Draft & { seed: number; language: string };
+  draft: WrittenDraft;
   now: Date;
 }): Post {
   return {
@@ -281,6 +291,7 @@ function postRow({
     latencyMs: draft.latencyMs,
     inputTokens: draft.inputTokens,
     outputTokens: draft.outputTokens,
+    learnedFrom: draft.learnedFrom,
     videoUrl: null,
     reviewAction: null,
     reviewedBy: null,

@@ -58,6 +58,7 @@ export function toPostView(
       inputTokens: row.inputTokens,
       outputTokens: row.outputTokens,
     },
+    learnedFrom: row.learnedFrom ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -1,5 +1,6 @@
 import { type DeepPartial, Output, streamText } from "ai";
 import type { PostBrief } from "@/lib/ai/brief-block";
+import type { DraftExamples } from "@/lib/ai/examples-block";
 import type { TextModelChoice } from "@/lib/ai/model-choice";
 import { ModerationUnavailableError } from "@/lib/ai/moderation";
 import { openTextModel } from "@/lib/ai/text-model";
@@ -87,6 +88,7 @@ export async function writeDraft({
   choice,
   system,
   brief,
+  examples,
   bannedWords,
   seed,
   requestId,
@@ -96,6 +98,8 @@ export async function writeDraft({
   choice: TextModelChoice;
   system: string;
   brief: PostBrief;
+  /** The channel's best posts, when the draft learns from results (lib/posts/learn-from-results.ts). */
+  examples?: DraftExamples | null;
   bannedWords: string[];
   seed: number;
   requestId?: string;
@@ -104,7 +108,7 @@ export async function writeDraft({
   /** Stream the draft as it is written (streamText) instead of waiting for it whole (generateText). */
   stream?: DraftStreamHandlers;
 }): Promise<Draft> {
-  const prompt = briefPrompt(brief);
+  const prompt = briefPrompt(brief, examples);
   const started = Date.now();
   let inputTokens: number | null = null;
   let outputTokens: number | null = null;

@@ -7,6 +7,8 @@ import type {
   LanguageModelV3Usage,
 } from "@ai-sdk/provider";
 import { readBriefBlock } from "../brief-block";
+import { readExamplesBlock } from "../examples-block";
+import { followExamples } from "./follow-examples";
 import { LANGUAGE_BANKS } from "./language-banks";
 import { writeInLanguage } from "./local-language-writer";
 import { writePost } from "./post-writer";
@@ -62,7 +64,12 @@ export class LocalPostModel implements LanguageModelV3 {
     const bank = LANGUAGE_BANKS[language];
     // Never English text labelled as another language: generation refuses such a language before this.
     if (language !== "en" && !bank) throw new Error(`The local model cannot write "${brief.language}".`);
-    const post = bank ? writeInLanguage({ bank, brand, brief, seed }) : writePost({ brand, brief, seed });
+    const written = bank ? writeInLanguage({ bank, brand, brief, seed }) : writePost({ brand, brief, seed });
+    // The channel's best posts, when the prompt has them: followed in what the local model can measure.
+    const examples = readExamplesBlock(user);
+    const post = examples
+      ? followExamples({ post: written, examples, brief, brand, english: language === "en" })
+      : written;
     const text = options.responseFormat?.type === "json" ? JSON.stringify(post) : post.caption;
     return { text, usage: usage(system + user, text) };
   }
