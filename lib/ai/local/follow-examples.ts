@@ -1,4 +1,4 @@
-import { removeTerms } from "@/lib/posts/term-match";
+import { removeTerms } from "@/lib/text/term-match";
 import type { PostBrief } from "../brief-block";
 import type { DraftExamples } from "../examples-block";
 import { chooseHashtags } from "./hashtags";
