@@ -7725,7 +7725,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description `post_not_approved`: The brand requires approval, and the post has not been approved. `no_free_slot`: Add to queue (`slot: "next"`) on a channel with no posting schedule, or whose slots are all taken as far ahead as a post may be scheduled. An owner adds slots in the channel's settings. `details`: `{ reason }` (`no_slots` or `full`). `channel_reauth_required`: The channel connection's token was refused by the platform; an owner must reconnect it. */
+            /** @description `post_not_approved`: The brand requires approval, and the post has not been approved. `channel_reauth_required`: The channel connection's token was refused by the platform; an owner must reconnect it. `no_free_slot`: Add to queue (`slot: "next"`) on a channel with no posting schedule, or whose slots are all taken as far ahead as a post may be scheduled. An owner adds slots in the channel's settings. `details`: `{ reason }` (`no_slots` or `full`). */
             409: {
                 headers: {
                     /** @description The request's id; an error body's `requestId` is the same. Quote it when reporting a problem. */

@@ -1,9 +1,9 @@
 import "server-only";
 import type { Brand, MediaPlan, Post } from "@/db/schema";
 import { hasImageModel } from "@/lib/ai/image-model";
-import { ApiError } from "@/lib/errors/api-error";
 import { enforceRateLimit, rateLimitSubject } from "@/lib/api/rate-limit";
 import type { Principal } from "@/lib/auth/authenticate";
+import { ApiError } from "@/lib/errors/api-error";
 import { log } from "@/lib/log";
 import { getMediaStorage } from "@/lib/media/storage";
 import { enqueueDraftImage, failDraftImage } from "./draft-image-worker";
