@@ -35,15 +35,15 @@ async function main() {
     await admin.unsafe(`create database ${name}`);
     const url = new URL(pg);
     url.pathname = `/${name}`;
-    process.env.DATABASE_URL = url.toString();
-  } else delete process.env.DATABASE_URL;
+    Object.assign(process.env, { DATABASE_URL: url.toString() });
+  } else Reflect.deleteProperty(process.env, "DATABASE_URL");
   Object.assign(process.env, {
     DATA_DIR: dataDir,
     NODE_ENV: "development",
     AUTH_SECRET: "bench-learning-secret-0123456789abcdef",
     LOG_LEVEL: "error",
   });
-  delete process.env.OPENAI_API_KEY;
+  Reflect.deleteProperty(process.env, "OPENAI_API_KEY");
   const { prepareDatabase } = await import("@/lib/server/prepare-database");
   await prepareDatabase({ seed: false });
   const { closeDatabase, getDb } = await import("@/db/client");

@@ -75,5 +75,5 @@ export const getBrandInsights = defineOperation({
     "What a brand's own results say, per channel: the best and weakest posts by engagement rate against the brand's median (posts older than 48 h, at least 10 of them), what they have in common, and the best times to post.",
   pathParams: brandInsightsParams,
   responses: { 200: { description: "The brand's insights per channel.", schema: brandInsightsResponse } },
-  errors: ["invalid_request", "unauthorized", "not_found", "service_unavailable", "internal_error"],
+  errors: ["invalid_request"],
 });

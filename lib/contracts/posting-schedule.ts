@@ -73,7 +73,7 @@ export const getChannelSchedule = defineOperation({
     "A channel's posting schedule (weekly slots in the brand's time zone), its next free slot and its best times (the brand's own once it has enough measured posts, else the platform's defaults, labelled).",
   pathParams: channelScheduleParams,
   responses: { 200: { description: "The schedule.", schema: channelSchedule } },
-  errors: ["invalid_request", "unauthorized", "not_found", "service_unavailable", "internal_error"],
+  errors: ["invalid_request"],
 });
 
 export const replaceChannelSchedule = defineOperation({
@@ -86,12 +86,5 @@ export const replaceChannelSchedule = defineOperation({
   pathParams: channelScheduleParams,
   body: replaceChannelScheduleBody,
   responses: { 200: { description: "The schedule as saved.", schema: channelSchedule } },
-  errors: [
-    "invalid_request",
-    "unauthorized",
-    "forbidden",
-    "not_found",
-    "service_unavailable",
-    "internal_error",
-  ],
+  errors: ["invalid_request"],
 });

@@ -4,15 +4,8 @@ import type { DraftExamples } from "@/lib/ai/examples-block";
 import type { LearnedFrom } from "@/lib/contracts/learning";
 import { CHANNELS, type Channel } from "@/lib/contracts/post-rules";
 import { type ChannelRanking, rankChannel } from "@/lib/insights/rank-posts";
+import { excerptOf } from "@/lib/text/excerpt";
 import { examplesPrompt } from "./examples-prompt";
-
-const EXCERPT_WORDS = 12;
-
-/** The caption's first words, for a link's text. */
-export function excerptOf(caption: string) {
-  const words = caption.replace(/\s+/g, " ").trim().split(" ");
-  return words.length > EXCERPT_WORDS ? `${words.slice(0, EXCERPT_WORDS).join(" ")}…` : words.join(" ");
-}
 
 /** A ranking's best posts as a draft's examples; null below the minimum of measured posts. */
 export function examplesFrom(ranking: ChannelRanking): DraftExamples | null {

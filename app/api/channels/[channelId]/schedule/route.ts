@@ -1,12 +1,5 @@
 import { withApi } from "@/lib/api/handler";
-import { readJson, readParams } from "@/lib/api/read-request";
-import { withAuth } from "@/lib/api/with-auth";
-import {
-  channelScheduleParams,
-  getChannelSchedule,
-  replaceChannelSchedule,
-  replaceChannelScheduleBody,
-} from "@/lib/contracts/posting-schedule";
+import { getChannelSchedule, replaceChannelSchedule } from "@/lib/contracts/posting-schedule";
 import {
   getChannelSchedule as readSchedule,
   replaceChannelSchedule as replaceSchedule,
@@ -14,21 +7,12 @@ import {
 
 export const dynamic = "force-dynamic";
 
-export const GET = withApi(
-  withAuth(async (_req, { principal, params }) => {
-    const { channelId } = readParams(params, channelScheduleParams);
-    const schedule = await readSchedule({ principal, channelId });
-    return Response.json(schedule, { headers: { "Cache-Control": "no-store" } });
-  }),
-  { docId: getChannelSchedule.id },
+export const GET = withApi(getChannelSchedule, async ({ principal, params: { channelId } }) =>
+  Response.json(await readSchedule({ principal, channelId }), { headers: { "Cache-Control": "no-store" } }),
 );
 
-export const PATCH = withApi(
-  withAuth(async (req, { principal, params }) => {
-    const { channelId } = readParams(params, channelScheduleParams);
-    const input = await readJson(req, replaceChannelScheduleBody);
-    const schedule = await replaceSchedule({ principal, channelId, input });
-    return Response.json(schedule, { headers: { "Cache-Control": "no-store" } });
+export const PATCH = withApi(replaceChannelSchedule, async ({ principal, params: { channelId }, body }) =>
+  Response.json(await replaceSchedule({ principal, channelId, input: body }), {
+    headers: { "Cache-Control": "no-store" },
   }),
-  { docId: replaceChannelSchedule.id },
 );

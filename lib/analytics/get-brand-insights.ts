@@ -6,9 +6,9 @@ import type { Principal } from "@/lib/auth/authenticate";
 import { requireBrandPermission } from "@/lib/brands/brand-access";
 import type { BrandInsightsResponse } from "@/lib/contracts/insights";
 import { CHANNELS } from "@/lib/contracts/post-rules";
-import { excerptOf } from "@/lib/posts/learn-from-results";
-import { bestTimesFor } from "./best-times";
-import { type RankedPost, rankChannel } from "./rank-posts";
+import { bestTimesFor } from "@/lib/insights/best-times";
+import { type RankedPost, rankChannel } from "@/lib/insights/rank-posts";
+import { excerptOf } from "@/lib/text/excerpt";
 
 const insightPost = (post: RankedPost) => ({
   postId: post.postId,
