@@ -1,15 +1,14 @@
 "use client";
 
-import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { type DragEvent, Fragment, useEffect, useRef, useState } from "react";
 import { Button, ErrorNotice } from "@/components/ui/primitives";
 import { callApi } from "@/lib/client/api-client";
 import { listPublications, reschedulePublication } from "@/lib/client/operations";
-import { brandQueries, postQueries, queryKeys } from "@/lib/client/queries";
+import { brandQueries, queryKeys } from "@/lib/client/queries";
 import type { BrandRole } from "@/lib/contracts/enums";
 import { can } from "@/lib/contracts/permissions";
-import type { PostView } from "@/lib/contracts/posts";
 import type { PublicationView } from "@/lib/contracts/publishing";
 import {
   formatInZone,
@@ -76,14 +75,8 @@ const dayLabel = (key: string) =>
   }).format(keyDate(key));
 
 type Moving = { publication: PublicationView; day: string };
-
-/** What a chip names the post by: its topic, else the first words of its caption. */
-function postLabel(post: Pick<PostView, "topic" | "caption"> | undefined) {
-  if (!post) return null;
-  if (post.topic.trim()) return post.topic.trim();
-  const words = post.caption.trim().split(/\s+/);
-  return words.length > 8 ? `${words.slice(0, 8).join(" ")}…` : words.join(" ");
-}
+/** A publication as the calendar's list gives it: with its post's name. */
+type CalendarPublication = PublicationView & { postName: string };
 
 function CalendarItem({
   publication,
@@ -100,8 +93,8 @@ function CalendarItem({
   publication: PublicationView;
   /** Where it goes: the connection's name and platform. */
   channelLabel: string;
-  /** The post's topic or first words; null while it loads. */
-  postName: string | null;
+  /** The post's topic or first words. */
+  postName: string;
   /** The language of the channel it goes to (BCP 47), when the brand speaks several. */
   language?: string;
   timeZone: string;
@@ -156,7 +149,7 @@ function CalendarItem({
           className={`mt-0.5 line-clamp-2 font-medium break-words ${movable ? "pr-5" : ""}`}
           data-testid="calendar-item-post"
         >
-          {postName ?? "…"}
+          {postName}
         </span>
       </Link>
       {movable && (
@@ -178,7 +171,7 @@ function CalendarItem({
         data-testid="calendar-tooltip"
         className={`pointer-events-none absolute top-full ${tipToLeft ? "right-0" : "left-0"} z-20 mt-1 hidden w-64 rounded-lg bg-slate-900 px-3 py-2 text-xs leading-snug text-white shadow-lg group-focus-within:block group-hover:block`}
       >
-        <span className="block font-semibold">{postName ?? "Loading the post…"}</span>
+        <span className="block font-semibold">{postName}</span>
         <span className="block">
           {channelLabel}
           {publication.placement === "story" ? " story" : ""} · {publication.status} ·{" "}
@@ -290,18 +283,6 @@ export function PublicationCalendar() {
       ).data,
   });
 
-  // The posts the chips name: the brand's latest (one request), and any older one on its own.
-  const latestPosts = useQuery({ ...postQueries.list(brand?.brandId ?? ""), enabled: Boolean(brand) });
-  const listed = new Map((latestPosts.data?.items ?? []).map((post) => [post.postId, post]));
-  const missing = latestPosts.data
-    ? [...new Set((publications.data?.items ?? []).map((p) => p.postId))].filter((id) => !listed.has(id))
-    : [];
-  const olderPosts = useQueries({
-    queries: missing.map((postId) => ({ ...postQueries.detail(postId), staleTime: 60_000 })),
-  });
-  const postOf = (postId: string) =>
-    listed.get(postId) ?? olderPosts.find((query) => query.data?.postId === postId)?.data;
-
   const reschedule = useMutation({
     mutationFn: async ({ publication, day }: Moving) =>
       (
@@ -340,11 +321,14 @@ export function PublicationCalendar() {
     reschedule.mutate({ publication, day });
   };
 
-  const byDay = new Map<string, PublicationView[]>();
+  const byDay = new Map<string, CalendarPublication[]>();
   for (const publication of publications.data?.items ?? []) {
     const key = zonedDayKey(new Date(publication.publishAt), timeZone);
-    byDay.set(key, [...(byDay.get(key) ?? []), publication]);
+    const list = byDay.get(key);
+    if (list) list.push(publication);
+    else byDay.set(key, [publication]);
   }
+  const channelLanguage = new Map((channels.data ?? []).map((channel) => [channel.channelId, channel.language]));
   const step = (direction: number) => {
     if (view === "week") return setAnchorKey(addDays(anchor, 7 * direction));
     const next = keyDate(`${anchor.slice(0, 8)}01`);
@@ -381,16 +365,16 @@ export function PublicationCalendar() {
   });
   const dropOutline = (key: string) =>
     dragging !== null && over === key ? "outline-2 -outline-offset-2 outline-sky-500" : "";
-  const item = (column: number) => (publication: PublicationView) => (
+  const item = (column: number) => (publication: CalendarPublication) => (
     <CalendarItem
       tipToLeft={column >= 5}
       key={publication.publicationId}
       publication={publication}
       channelLabel={publicationChannelLabel(channels.data, publication)}
-      postName={postLabel(postOf(publication.postId))}
+      postName={publication.postName}
       language={
-        (brand?.languages.length ?? 0) > 1
-          ? channels.data?.find((channel) => channel.channelId === publication.channelId)?.language
+        (brand?.languages.length ?? 0) > 1 && publication.channelId
+          ? channelLanguage.get(publication.channelId)
           : undefined
       }
       timeZone={timeZone}
@@ -663,7 +647,7 @@ export function PublicationCalendar() {
                       {publicationChannelLabel(channels.data, publication)} · {publication.status}
                     </span>
                     <span className="block truncate text-xs font-medium">
-                      {postLabel(postOf(publication.postId)) ?? ""}
+                      {publication.postName}
                     </span>
                   </Link>
                   {mayMove && publication.status === "scheduled" && (
