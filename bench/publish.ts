@@ -6,7 +6,7 @@ import postgres from "postgres";
 import { newUser } from "../test/support/auth";
 import { startFakeTelegram } from "../test/support/fake-telegram";
 import { startWorkerProcess, type WorkerProcess } from "../test/support/video-worker-process";
-import { percentile, sleep } from "./measure";
+import { cpuMs, percentile, sleep } from "./measure";
 import { buildAll, ROOT, type Running, startApp } from "./servers";
 
 /**
@@ -134,6 +134,7 @@ async function main() {
     telegram.behavior.chatLimit = { messages: limitMessages, perSeconds: limitSeconds };
     telegram.behavior.limitedChats = { [String(limitedChat)]: 10 };
     const loadBefore = os.loadavg();
+    const cpuBefore = workers.map((w) => cpuMs(w.pid));
     const due = new Date(Date.now() + 2000);
     await sql`update publications set publish_at = ${due} where brand_id = ${brandId}`;
     await sql`update pgboss.job set start_after = ${due} where name = 'publish' and state = 'created'`;
@@ -155,6 +156,8 @@ async function main() {
       if (settled === pairs.length) break;
     }
     const loadAfter = os.loadavg();
+    // CPU the two workers spent (on a shared machine steadier than wall time; PostgreSQL's is not in it).
+    const workerCpu = workers.reduce((sum, w, i) => sum + cpuMs(w.pid) - cpuBefore[i], 0);
     const statuses = await sql<{ status: string; n: number }[]>`
       select status, count(*)::int as n from publications where brand_id = ${brandId} group by status`;
     await sql.end();
@@ -182,6 +185,7 @@ async function main() {
         `nine o'clock: ${pairs.length} publications (${postCount} posts × ${channelCount} Telegram channels), two worker processes, PostgreSQL`,
         `fake: ${telegram.behavior.sendLatencyMs} ms a send, ${limitMessages} sends a chat per ${limitSeconds} s, one chat 429 (retry_after 10) for ${limitedSeconds} s`,
         `load average ${loadBefore.map((n) => n.toFixed(1)).join(" ")} → ${loadAfter.map((n) => n.toFixed(1)).join(" ")}, ${os.cpus().length} cores`,
+        `worker CPU ${(workerCpu / 1000).toFixed(1)} s in all, ${(workerCpu / pairs.length).toFixed(1)} ms per publication`,
         `settled ${settled}/${pairs.length}: ${statuses.map((s) => `${s.status} ${s.n}`).join(", ")}`,
         `messages at the fake ${telegram.messages.length} (distinct ${seen.size}), duplicates ${duplicates}`,
         `lateness, all: ${fmt(lateness)} (goal: max ≤ 60 s, p95 ≤ 20 s)`,

@@ -328,7 +328,9 @@ export function PublicationCalendar() {
     if (list) list.push(publication);
     else byDay.set(key, [publication]);
   }
-  const channelLanguage = new Map((channels.data ?? []).map((channel) => [channel.channelId, channel.language]));
+  const channelLanguage = new Map(
+    (channels.data ?? []).map((channel) => [channel.channelId, channel.language]),
+  );
   const step = (direction: number) => {
     if (view === "week") return setAnchorKey(addDays(anchor, 7 * direction));
     const next = keyDate(`${anchor.slice(0, 8)}01`);
@@ -646,9 +648,7 @@ export function PublicationCalendar() {
                     <span className="block truncate text-xs">
                       {publicationChannelLabel(channels.data, publication)} · {publication.status}
                     </span>
-                    <span className="block truncate text-xs font-medium">
-                      {publication.postName}
-                    </span>
+                    <span className="block truncate text-xs font-medium">{publication.postName}</span>
                   </Link>
                   {mayMove && publication.status === "scheduled" && (
                     <button

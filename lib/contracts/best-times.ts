@@ -5,7 +5,12 @@ import { idOf } from "./common";
 export const BEST_TIMES_MIN_POSTS = 10;
 
 export const bestTime = z.object({
-  weekday: z.number().int().min(1).max(7).describe("ISO weekday in the brand's time zone: 1 Monday … 7 Sunday."),
+  weekday: z
+    .number()
+    .int()
+    .min(1)
+    .max(7)
+    .describe("ISO weekday in the brand's time zone: 1 Monday … 7 Sunday."),
   hour: z.number().int().min(0).max(23).describe("Hour of the day in the brand's time zone."),
   score: z.number().min(0).max(1).describe("How good the hour is relative to the channel's best (1)."),
 });

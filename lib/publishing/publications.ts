@@ -58,7 +58,11 @@ export async function listPublications({
   // The post's name comes with each row (the calendar makes no request per post); a caption's first words
   // are all it needs of it.
   const rows = await db
-    .select({ publication: publications, topic: posts.topic, caption: sql<string>`left(${posts.caption}, 200)` })
+    .select({
+      publication: publications,
+      topic: posts.topic,
+      caption: sql<string>`left(${posts.caption}, 200)`,
+    })
     .from(publications)
     .innerJoin(posts, eq(posts.id, publications.postId))
     .where(
@@ -72,7 +76,10 @@ export async function listPublications({
     .orderBy(asc(publications.publishAt), asc(publications.id))
     .limit(1000);
   return {
-    items: rows.map((row) => ({ ...toPublicationView(row.publication), postName: postName(row.topic, row.caption) })),
+    items: rows.map((row) => ({
+      ...toPublicationView(row.publication),
+      postName: postName(row.topic, row.caption),
+    })),
   };
 }
 

@@ -6,7 +6,12 @@ import { trackHandler } from "@/lib/queue/boss";
 import { countRun, runInSpan } from "@/lib/queue/job-spans";
 import type { QueueWorker } from "@/lib/queue/workers";
 import { sweepPublications } from "./publication-lease";
-import { ensurePublishQueue, PUBLISH_QUEUE, type PublishJobData } from "./publication-queue";
+import {
+  ensurePublishQueue,
+  PUBLISH_CHANNEL_CONCURRENCY,
+  PUBLISH_QUEUE,
+  type PublishJobData,
+} from "./publication-queue";
 import { runPublication } from "./run-publication";
 
 const globalForSweep = globalThis as unknown as { brandStudioPublishSweep?: NodeJS.Timeout };
@@ -14,7 +19,8 @@ const globalForSweep = globalThis as unknown as { brandStudioPublishSweep?: Node
 /**
  * Runs at once per process: PUBLISH_FETCHERS loops, each taking up to PUBLISH_BATCH due publications per
  * fetch and running them side by side. A run mostly waits (on the platform, on the database), so nine
- * o'clock's thousand due publications go out in parallel, while one fetch serves a batch.
+ * o'clock's thousand due publications go out in parallel, while one fetch serves a batch. At most
+ * PUBLISH_CHANNEL_CONCURRENCY of them share a channel: a fetch skips the channels at that count.
  */
 const PUBLISH_FETCHERS = 4;
 const PUBLISH_BATCH = 4;
@@ -50,6 +56,7 @@ export const publishWorker: QueueWorker = {
         localConcurrency: PUBLISH_FETCHERS,
         batchSize: PUBLISH_BATCH,
         perJobResults: true,
+        localGroupConcurrency: PUBLISH_CHANNEL_CONCURRENCY,
         pollingIntervalSeconds: 1,
         notifyPollingIntervalSeconds: 1,
       },
