@@ -125,6 +125,8 @@ function CalendarItem({
     >
       <Link
         href={`/studio/${publication.postId}`}
+        // A month can hold a thousand: no prefetch of each post's studio as it scrolls into view.
+        prefetch={false}
         draggable={false}
         aria-describedby={tipId}
         className="min-w-0 flex-1 rounded focus-visible:outline-2 focus-visible:outline-sky-700"
@@ -641,7 +643,7 @@ export function PublicationCalendar() {
                   data-testid="calendar-agenda-item"
                   className={`flex items-center gap-2 rounded-lg px-3 py-2 text-sm ring-1 ${STATUS_STYLES[publication.status]}`}
                 >
-                  <Link href={`/studio/${publication.postId}`} className="min-w-0 flex-1">
+                  <Link href={`/studio/${publication.postId}`} prefetch={false} className="min-w-0 flex-1">
                     <span className="block">
                       {formatInZone(publication.publishAt, timeZone, { zone: false })}
                     </span>
