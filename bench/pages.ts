@@ -30,6 +30,10 @@ function option(name: string, fallback: string) {
 }
 const DAY = 86_400_000;
 const COMPLETE_TIMEOUT_MS = Number(option("timeout-ms", "60000"));
+/** `--dist <dir>`: a build of the app in another folder (built with NEXT_DIST_DIR=<dir>), e.g. while tests use .next-test. */
+const DIST_DIR = option("dist", ".next-test");
+/** `--shots <dir>`: screenshots of each page at 1280 and 390 px wide, after its measured load. */
+const shots = process.argv.includes("--shots") ? option("shots", "") : "";
 
 type Load = { lcp: number; longest: number; complete: number; tasks: number };
 
@@ -62,6 +66,14 @@ async function measure(
       .then(() => Date.now() - started)
       .catch(() => Number.NaN);
     await page.waitForTimeout(1000);
+    if (shots) {
+      fs.mkdirSync(shots, { recursive: true });
+      const name = new URL(url).pathname.split("/").filter(Boolean).at(-1) ?? "trivial";
+      await page.screenshot({ path: path.join(shots, `${name}-1280.png`), fullPage: false });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.waitForTimeout(500);
+      await page.screenshot({ path: path.join(shots, `${name}-390.png`), fullPage: false });
+    }
     const perf = await page.evaluate(
       () => (window as unknown as { __perf: { lcp: number; longtasks: number[] } }).__perf,
     );
@@ -82,7 +94,7 @@ async function main() {
   const count = Number(option("publications", "1000"));
   // `--rebuild` after changing the pages (the bench's own check of source times would also rebuild for a
   // worker-only change).
-  if (process.argv.includes("--rebuild") || !fs.existsSync(path.join(ROOT, ".next-test", "BUILD_ID")))
+  if (process.argv.includes("--rebuild") || !fs.existsSync(path.join(ROOT, DIST_DIR, "BUILD_ID")))
     buildAll(true);
   const telegram = await startFakeTelegram();
   const running: Running[] = [];
@@ -98,7 +110,7 @@ async function main() {
       name: "PostgreSQL",
       postgresUrl: pgBase,
       worker: "off",
-      env: { TELEGRAM_API_BASE_URL: telegram.url },
+      env: { TELEGRAM_API_BASE_URL: telegram.url, NEXT_DIST_DIR: DIST_DIR },
     });
     running.push(app);
     const user = await newUser(app.url);
@@ -204,8 +216,13 @@ async function main() {
           browser,
           `${app.url}/calendar`,
           (n) => {
+            // A day shows its first posts and "N more": the chips and the counts add up to the month.
             const names = [...document.querySelectorAll("[data-testid=calendar-item-post]")];
-            return names.length >= n && names.every((name) => name.textContent !== "…");
+            const more = [...document.querySelectorAll("[data-testid=calendar-more]")].reduce(
+              (sum, button) => sum + Number(button.getAttribute("data-count")),
+              0,
+            );
+            return names.length + more >= n && names.every((name) => name.textContent !== "…");
           },
           count,
           signIn,
@@ -224,7 +241,7 @@ async function main() {
       await browser.close();
     }
     const loadAfter = os.loadavg();
-    const pages = firstLoadJs(path.join(ROOT, ".next-test"), path.join(BASELINE_DIR, ".next"));
+    const pages = firstLoadJs(path.join(ROOT, DIST_DIR), path.join(BASELINE_DIR, ".next"));
     const base = pages.baseline?.gzipBytes ?? Number.NaN;
     const js = (route: string) => pages.pages.find((p) => p.route === route)?.gzipBytes ?? Number.NaN;
     const trivialLongest = median((loads.get("trivial Next page") ?? []).map((l) => l.longest));

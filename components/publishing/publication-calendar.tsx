@@ -33,6 +33,11 @@ const STATUS_DOTS: Record<PublicationView["status"], string> = {
   failed: "bg-red-500",
   canceled: "bg-slate-400",
 };
+/**
+ * A month day shows its first few posts and "N more" (which opens the day): a busy month is hundreds of
+ * chips fewer to draw at once (the list below the grid, on a phone, has them all).
+ */
+const DAY_CHIPS = 5;
 /** The drag's payload type: a publication id. */
 const DRAG_TYPE = "application/x-brand-studio-publication";
 
@@ -261,6 +266,8 @@ export function PublicationCalendar() {
   const [moving, setMoving] = useState<PublicationView | null>(null);
   const [canceling, setCanceling] = useState<PublicationView | null>(null);
   const [moveError, setMoveError] = useState<string | null>(null);
+  /** Month days opened past their first DAY_CHIPS posts. */
+  const [openDays, setOpenDays] = useState<ReadonlySet<string>>(new Set());
   const brand = brands.data?.find((item) => item.brandId === brandId) ?? brands.data?.[0];
   const timeZone = brand?.timeZone ?? "UTC";
   const role: BrandRole | undefined = brand?.role;
@@ -562,7 +569,19 @@ export function PublicationCalendar() {
                     ))}
                   </div>
                 )}
-                {view === "month" && items.map(item(index % 7))}
+                {view === "month" &&
+                  (openDays.has(key) ? items : items.slice(0, DAY_CHIPS)).map(item(index % 7))}
+                {view === "month" && items.length > DAY_CHIPS && !openDays.has(key) && (
+                  <button
+                    type="button"
+                    data-testid="calendar-more"
+                    data-count={items.length - DAY_CHIPS}
+                    onClick={() => setOpenDays((days) => new Set(days).add(key))}
+                    className="hidden rounded px-1.5 text-xs font-medium text-slate-700 underline hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-sky-700 sm:block"
+                  >
+                    {items.length - DAY_CHIPS} more
+                  </button>
+                )}
               </div>
             );
           })}
