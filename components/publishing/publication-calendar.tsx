@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { type DragEvent, Fragment, useEffect, useRef, useState } from "react";
+import { type DragEvent, Fragment, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { Button, ErrorNotice } from "@/components/ui/primitives";
 import { callApi } from "@/lib/client/api-client";
 import { listPublications, reschedulePublication } from "@/lib/client/operations";
@@ -255,8 +255,24 @@ function MoveForm({
   );
 }
 
+/** Below Tailwind's `sm` (640 px): the phone layout, whose list of every post the wider grid does not need. */
+const NARROW = "(max-width: 639.98px)";
+const subscribeNarrow = (onChange: () => void) => {
+  const query = window.matchMedia(NARROW);
+  query.addEventListener("change", onChange);
+  return () => query.removeEventListener("change", onChange);
+};
+const useNarrow = () =>
+  useSyncExternalStore(
+    subscribeNarrow,
+    () => window.matchMedia(NARROW).matches,
+    () => false,
+  );
+
 export function PublicationCalendar() {
   const queryClient = useQueryClient();
+  // The list below the grid is drawn only where it shows (a month can hold a thousand posts).
+  const narrow = useNarrow();
   const brands = useQuery({ ...brandQueries.list(), select: (data) => data.items });
   const [brandId, setBrandId] = useState("");
   const [view, setView] = useState<"month" | "week">("month");
@@ -646,7 +662,7 @@ export function PublicationCalendar() {
           </div>
         </div>
       )}
-      {publications.data && publications.data.items.length > 0 && (
+      {narrow && publications.data && publications.data.items.length > 0 && (
         // On a phone the grid scrolls sideways and drag and drop does not work by touch: the same posts as a list.
         <section aria-labelledby="calendar-agenda-title" className="space-y-2 sm:hidden">
           <h3 id="calendar-agenda-title" className="text-sm font-semibold text-slate-700">

@@ -8,7 +8,7 @@ import { enqueueInSpan, type TracedJob } from "@/lib/queue/job-spans";
 export const PUBLISH_QUEUE = "publish";
 
 /** A channel's publications one worker process runs at once (its jobs' group is the channel). */
-export const PUBLISH_CHANNEL_CONCURRENCY = 2;
+export const PUBLISH_CHANNEL_CONCURRENCY = 4;
 
 /** `trace`: the W3C context of the enqueue (tracing on), so the run continues the request's trace. */
 export type PublishJobData = { publicationId: string } & TracedJob;
