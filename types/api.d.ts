@@ -7897,7 +7897,62 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: components["schemas"]["Publication"][];
+                        items: {
+                            /** @example pub_7Hq2mXbV9kLr3NpQ */
+                            publicationId: string;
+                            /** @example pst_7Hq2mXbV9kLr3NpQ */
+                            postId: string;
+                            /** @example brd_7Hq2mXbV9kLr3NpQ */
+                            brandId: string;
+                            /** @description Null once the channel was disconnected. */
+                            channelId: string | null;
+                            /** @enum {string} */
+                            channel: "telegram" | "instagram" | "linkedin";
+                            /**
+                             * @description feed: a post on the channel. story: the Instagram account's story (24 hours, no caption), made of the post's video or else its first generated image.
+                             * @enum {string}
+                             */
+                            placement: "feed" | "story";
+                            /**
+                             * @description scheduled → publishing → published | failed; canceled from scheduled or held. held: the post was edited after its approval (the brand requires approval) and waits for an owner to approve the new version; the approval makes it scheduled again (due at once when its time has passed). A scheduled publication may be waiting to retry after the platform's 429 (nextAttemptAt); it can still be canceled or moved.
+                             * @enum {string}
+                             */
+                            status: "scheduled" | "held" | "publishing" | "published" | "failed" | "canceled";
+                            /**
+                             * Format: date-time
+                             * @description When it is (or was) due, UTC.
+                             */
+                            publishAt: string;
+                            /** @description When a scheduled publication that the platform asked to wait (429 retry_after, or a 5xx before anything was posted) runs again; null otherwise. */
+                            nextAttemptAt: string | null;
+                            startedAt: string | null;
+                            publishedAt: string | null;
+                            finishedAt: string | null;
+                            /** @description The platform's id of the post, once published. Null on a published Instagram post found only through its container (media_publish's answer was lost and no recent post of the account matched the caption); the permalink is then the account's page. */
+                            externalId: string | null;
+                            /**
+                             * @description The post's public link, once published.
+                             * @example https://t.me/acme_news/42
+                             */
+                            permalink: string | null;
+                            /** @description Set only when the publication failed. */
+                            error: {
+                                /**
+                                 * @example channel_reauth_required
+                                 * @enum {string}
+                                 */
+                                code: "invalid_request" | "unauthorized" | "not_found" | "method_not_allowed" | "brief_too_short" | "brand_context_missing" | "language_unsupported" | "moderation_required" | "generation_failed" | "brand_not_ready" | "avatar_training" | "quota_exceeded" | "rate_limited" | "email_taken" | "idempotency_conflict" | "provider_unavailable" | "service_unavailable" | "payload_too_large" | "forbidden" | "session_required" | "cross_site_request" | "job_not_cancelable" | "post_not_approved" | "post_changed" | "invitation_unavailable" | "last_owner" | "already_member" | "channel_reauth_required" | "publish_rule_violation" | "channel_check_failed" | "publication_not_cancelable" | "publication_not_reschedulable" | "publish_outcome_unknown" | "publication_outcome_known" | "oauth_state_invalid" | "channel_not_configured" | "internal_error";
+                                /** @description What went wrong, with the platform's own message when it gave one. */
+                                message: string;
+                                retryable: boolean;
+                            } | null;
+                            /** @description Calls made to the platform so far. */
+                            attempts: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @description What the calendar names the post by: its topic, else the first eight words of its caption (so the list needs no request per post). */
+                            postName: string;
+                        }[];
                     };
                 };
             };

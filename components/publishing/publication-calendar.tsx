@@ -1,15 +1,14 @@
 "use client";
 
-import { useMutation, useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { type DragEvent, Fragment, useEffect, useRef, useState } from "react";
+import { type DragEvent, Fragment, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { Button, ErrorNotice } from "@/components/ui/primitives";
 import { callApi } from "@/lib/client/api-client";
 import { listPublications, reschedulePublication } from "@/lib/client/operations";
-import { brandQueries, postQueries, queryKeys } from "@/lib/client/queries";
+import { brandQueries, queryKeys } from "@/lib/client/queries";
 import type { BrandRole } from "@/lib/contracts/enums";
 import { can } from "@/lib/contracts/permissions";
-import type { PostView } from "@/lib/contracts/posts";
 import type { PublicationView } from "@/lib/contracts/publishing";
 import {
   formatInZone,
@@ -35,6 +34,11 @@ const STATUS_DOTS: Record<PublicationView["status"], string> = {
   failed: "bg-red-500",
   canceled: "bg-slate-400",
 };
+/**
+ * A month day shows its first few posts and "N more" (which opens the day): a busy month is hundreds of
+ * chips fewer to draw at once (the list below the grid, on a phone, has them all).
+ */
+const DAY_CHIPS = 5;
 /** The drag's payload type: a publication id. */
 const DRAG_TYPE = "application/x-brand-studio-publication";
 
@@ -77,14 +81,8 @@ const dayLabel = (key: string) =>
   }).format(keyDate(key));
 
 type Moving = { publication: PublicationView; day: string };
-
-/** What a chip names the post by: its topic, else the first words of its caption. */
-function postLabel(post: Pick<PostView, "topic" | "caption"> | undefined) {
-  if (!post) return null;
-  if (post.topic.trim()) return post.topic.trim();
-  const words = post.caption.trim().split(/\s+/);
-  return words.length > 8 ? `${words.slice(0, 8).join(" ")}…` : words.join(" ");
-}
+/** A publication as the calendar's list gives it: with its post's name. */
+type CalendarPublication = PublicationView & { postName: string };
 
 function CalendarItem({
   publication,
@@ -101,8 +99,8 @@ function CalendarItem({
   publication: PublicationView;
   /** Where it goes: the connection's name and platform. */
   channelLabel: string;
-  /** The post's topic or first words; null while it loads. */
-  postName: string | null;
+  /** The post's topic or first words. */
+  postName: string;
   /** The language of the channel it goes to (BCP 47), when the brand speaks several. */
   language?: string;
   timeZone: string;
@@ -133,6 +131,8 @@ function CalendarItem({
     >
       <Link
         href={`/studio/${publication.postId}`}
+        // A month can hold a thousand: no prefetch of each post's studio as it scrolls into view.
+        prefetch={false}
         draggable={false}
         aria-describedby={tipId}
         className="min-w-0 flex-1 rounded focus-visible:outline-2 focus-visible:outline-sky-700"
@@ -157,7 +157,7 @@ function CalendarItem({
           className={`mt-0.5 line-clamp-2 font-medium break-words ${movable ? "pr-5" : ""}`}
           data-testid="calendar-item-post"
         >
-          {postName ?? "…"}
+          {postName}
         </span>
       </Link>
       {movable && (
@@ -179,7 +179,7 @@ function CalendarItem({
         data-testid="calendar-tooltip"
         className={`pointer-events-none absolute top-full ${tipToLeft ? "right-0" : "left-0"} z-20 mt-1 hidden w-64 rounded-lg bg-slate-900 px-3 py-2 text-xs leading-snug text-white shadow-lg group-focus-within:block group-hover:block`}
       >
-        <span className="block font-semibold">{postName ?? "Loading the post…"}</span>
+        <span className="block font-semibold">{postName}</span>
         <span className="block">
           {channelLabel}
           {publication.placement === "story" ? " story" : ""} · {publication.status} ·{" "}
@@ -256,8 +256,24 @@ function MoveForm({
   );
 }
 
+/** Below Tailwind's `sm` (640 px): the phone layout, whose list of every post the wider grid does not need. */
+const NARROW = "(max-width: 639.98px)";
+const subscribeNarrow = (onChange: () => void) => {
+  const query = window.matchMedia(NARROW);
+  query.addEventListener("change", onChange);
+  return () => query.removeEventListener("change", onChange);
+};
+const useNarrow = () =>
+  useSyncExternalStore(
+    subscribeNarrow,
+    () => window.matchMedia(NARROW).matches,
+    () => false,
+  );
+
 export function PublicationCalendar() {
   const queryClient = useQueryClient();
+  // The list below the grid is drawn only where it shows (a month can hold a thousand posts).
+  const narrow = useNarrow();
   const brands = useQuery({ ...brandQueries.list(), select: (data) => data.items });
   const [brandId, setBrandId] = useState("");
   const [view, setView] = useState<"month" | "week">("month");
@@ -267,6 +283,8 @@ export function PublicationCalendar() {
   const [moving, setMoving] = useState<PublicationView | null>(null);
   const [canceling, setCanceling] = useState<PublicationView | null>(null);
   const [moveError, setMoveError] = useState<string | null>(null);
+  /** Month days opened past their first DAY_CHIPS posts. */
+  const [openDays, setOpenDays] = useState<ReadonlySet<string>>(new Set());
   const brand = brands.data?.find((item) => item.brandId === brandId) ?? brands.data?.[0];
   const timeZone = brand?.timeZone ?? "UTC";
   const role: BrandRole | undefined = brand?.role;
@@ -290,18 +308,6 @@ export function PublicationCalendar() {
         })
       ).data,
   });
-
-  // The posts the chips name: the brand's latest (one request), and any older one on its own.
-  const latestPosts = useQuery({ ...postQueries.list(brand?.brandId ?? ""), enabled: Boolean(brand) });
-  const listed = new Map((latestPosts.data?.items ?? []).map((post) => [post.postId, post]));
-  const missing = latestPosts.data
-    ? [...new Set((publications.data?.items ?? []).map((p) => p.postId))].filter((id) => !listed.has(id))
-    : [];
-  const olderPosts = useQueries({
-    queries: missing.map((postId) => ({ ...postQueries.detail(postId), staleTime: 60_000 })),
-  });
-  const postOf = (postId: string) =>
-    listed.get(postId) ?? olderPosts.find((query) => query.data?.postId === postId)?.data;
 
   const reschedule = useMutation({
     mutationFn: async ({ publication, day }: Moving) =>
@@ -350,11 +356,16 @@ export function PublicationCalendar() {
   });
   const freeByDay = new Map<string, FreeSlot[]>();
   for (const slot of freeSlots) freeByDay.set(slot.day, [...(freeByDay.get(slot.day) ?? []), slot]);
-  const byDay = new Map<string, PublicationView[]>();
+  const byDay = new Map<string, CalendarPublication[]>();
   for (const publication of publications.data?.items ?? []) {
     const key = zonedDayKey(new Date(publication.publishAt), timeZone);
-    byDay.set(key, [...(byDay.get(key) ?? []), publication]);
+    const list = byDay.get(key);
+    if (list) list.push(publication);
+    else byDay.set(key, [publication]);
   }
+  const channelLanguage = new Map(
+    (channels.data ?? []).map((channel) => [channel.channelId, channel.language]),
+  );
   const step = (direction: number) => {
     if (view === "week") return setAnchorKey(addDays(anchor, 7 * direction));
     const next = keyDate(`${anchor.slice(0, 8)}01`);
@@ -391,16 +402,16 @@ export function PublicationCalendar() {
   });
   const dropOutline = (key: string) =>
     dragging !== null && over === key ? "outline-2 -outline-offset-2 outline-sky-500" : "";
-  const item = (column: number) => (publication: PublicationView) => (
+  const item = (column: number) => (publication: CalendarPublication) => (
     <CalendarItem
       tipToLeft={column >= 5}
       key={publication.publicationId}
       publication={publication}
       channelLabel={publicationChannelLabel(channels.data, publication)}
-      postName={postLabel(postOf(publication.postId))}
+      postName={publication.postName}
       language={
-        (brand?.languages.length ?? 0) > 1
-          ? channels.data?.find((channel) => channel.channelId === publication.channelId)?.language
+        (brand?.languages.length ?? 0) > 1 && publication.channelId
+          ? channelLanguage.get(publication.channelId)
           : undefined
       }
       timeZone={timeZone}
@@ -600,7 +611,19 @@ export function PublicationCalendar() {
                     ))}
                   </div>
                 )}
-                {view === "month" && items.map(item(index % 7))}
+                {view === "month" &&
+                  (openDays.has(key) ? items : items.slice(0, DAY_CHIPS)).map(item(index % 7))}
+                {view === "month" && items.length > DAY_CHIPS && !openDays.has(key) && (
+                  <button
+                    type="button"
+                    data-testid="calendar-more"
+                    data-count={items.length - DAY_CHIPS}
+                    onClick={() => setOpenDays((days) => new Set(days).add(key))}
+                    className="hidden rounded px-1.5 text-xs font-medium text-slate-700 underline hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-sky-700 sm:block"
+                  >
+                    {items.length - DAY_CHIPS} more
+                  </button>
+                )}
                 {view === "month" && (freeByDay.get(key) ?? []).map(freeSlotChip)}
               </div>
             );
@@ -667,7 +690,7 @@ export function PublicationCalendar() {
           </div>
         </div>
       )}
-      {publications.data && publications.data.items.length > 0 && (
+      {narrow && publications.data && publications.data.items.length > 0 && (
         // On a phone the grid scrolls sideways and drag and drop does not work by touch: the same posts as a list.
         <section aria-labelledby="calendar-agenda-title" className="space-y-2 sm:hidden">
           <h3 id="calendar-agenda-title" className="text-sm font-semibold text-slate-700">
@@ -683,16 +706,14 @@ export function PublicationCalendar() {
                   data-testid="calendar-agenda-item"
                   className={`flex items-center gap-2 rounded-lg px-3 py-2 text-sm ring-1 ${STATUS_STYLES[publication.status]}`}
                 >
-                  <Link href={`/studio/${publication.postId}`} className="min-w-0 flex-1">
+                  <Link href={`/studio/${publication.postId}`} prefetch={false} className="min-w-0 flex-1">
                     <span className="block">
                       {formatInZone(publication.publishAt, timeZone, { zone: false })}
                     </span>
                     <span className="block truncate text-xs">
                       {publicationChannelLabel(channels.data, publication)} · {publication.status}
                     </span>
-                    <span className="block truncate text-xs font-medium">
-                      {postLabel(postOf(publication.postId)) ?? ""}
-                    </span>
+                    <span className="block truncate text-xs font-medium">{publication.postName}</span>
                   </Link>
                   {mayMove && publication.status === "scheduled" && (
                     <button

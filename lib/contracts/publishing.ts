@@ -216,7 +216,17 @@ export const listPublicationsQuery = z
     }
   });
 
-export const listPublicationsResponse = z.object({ items: z.array(publication) });
+export const listPublicationsResponse = z.object({
+  items: z.array(
+    publication.extend({
+      postName: z
+        .string()
+        .describe(
+          "What the calendar names the post by: its topic, else the first eight words of its caption (so the list needs no request per post).",
+        ),
+    }),
+  ),
+});
 
 export const publicationParams = z.object({ publicationId: idOf("pub") });
 

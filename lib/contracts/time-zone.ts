@@ -110,17 +110,24 @@ export function onZonedDay(date: Date, dayKey: string, timeZone: string): Date {
 /** "Tue 1 Dec, 09:00 (Europe/Berlin)": a time as the UI shows it, in the brand's zone, the zone named. */
 export function formatInZone(date: Date | string, timeZone: string, { zone = true } = {}): string {
   const at = typeof date === "string" ? new Date(date) : date;
-  const text = new Intl.DateTimeFormat("en-GB", {
-    timeZone,
-    weekday: "short",
-    day: "numeric",
-    month: "short",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).format(at);
+  // One format per zone (making one costs more than using it: a calendar formats a thousand times).
+  let format = displayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-GB", {
+      timeZone,
+      weekday: "short",
+      day: "numeric",
+      month: "short",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    });
+    displayFormats.set(timeZone, format);
+  }
+  const text = format.format(at);
   return zone ? `${text} (${timeZone})` : text;
 }
+const displayFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** "09:00": the time of day in the zone. */
 export function formatTimeInZone(date: Date | string, timeZone: string): string {

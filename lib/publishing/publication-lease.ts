@@ -11,6 +11,7 @@ import { ERROR_CODES } from "@/lib/errors/error-codes";
 import { log } from "@/lib/log";
 import { metrics } from "@/lib/telemetry/metrics";
 import { enqueueDeliveries } from "@/lib/webhooks/record-event";
+import { backOffChannel } from "./channel-backoff";
 import { writePublicationEvent } from "./emit-publication-event";
 import type { PlatformError } from "./platform-error";
 import { platformAdapters } from "./platforms";
@@ -248,6 +249,19 @@ async function requeue(boss: PgBoss, publicationId: string, claimed: SQL | undef
   return Boolean(released);
 }
 
+/**
+ * The run's channel is waiting out a platform's limit (channel-backoff): nothing was called, no attempt is
+ * counted, and the publication is due again when the channel may be called.
+ */
+export async function postpone(boss: PgBoss, row: Publication, token: string, at: Date) {
+  if (await requeue(boss, row.id, eq(publications.claimToken, token), at))
+    log.info("publication_postponed", {
+      publicationId: row.id,
+      channelId: row.channelId,
+      until: at.toISOString(),
+    });
+}
+
 export async function retryOrFail(boss: PgBoss, started: Publication, token: string, error: PlatformError) {
   const db = await getDb();
   const row = started;
@@ -264,6 +278,8 @@ export async function retryOrFail(boss: PgBoss, started: Publication, token: str
     );
   }
   const delay = retryDelaySeconds(started.attempts, error.retryAfterSeconds);
+  // A 429 limits the channel, not this publication: its other runs in this process wait without calling.
+  if (error.status === 429 && row.channelId) backOffChannel(row.channelId, delay);
   const nextAttemptAt = new Date(Date.now() + delay * 1000);
   if (await requeue(boss, row.id, eq(publications.claimToken, token), nextAttemptAt))
     metrics().publications.inc({ platform: row.channel, outcome: "retry_scheduled" });

@@ -1,10 +1,14 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { DrizzleTransactionLike, PgBoss, Db as QueueDb } from "pg-boss";
-import type { Tx } from "@/db/client";
+import { getDb, type Tx } from "@/db/client";
+import { publications } from "@/db/schema";
 import { enqueueInSpan, type TracedJob } from "@/lib/queue/job-spans";
 
 /** One pg-boss job per attempt to run a publication (the first, each retry, each sweep). */
 export const PUBLISH_QUEUE = "publish";
+
+/** A channel's publications one worker process runs at once (its jobs' group is the channel). */
+export const PUBLISH_CHANNEL_CONCURRENCY = 4;
 
 /** `trace`: the W3C context of the enqueue (tracing on), so the run continues the request's trace. */
 export type PublishJobData = { publicationId: string } & TracedJob;
@@ -55,6 +59,13 @@ export async function enqueuePublication({
   publicationId: string;
   startAfter: Date;
 }) {
+  // The job's group is the publication's channel: a worker runs at most PUBLISH_CHANNEL_CONCURRENCY of one
+  // channel's publications at once, so a channel with a backlog (or rate limited) leaves the other slots to
+  // the other channels. Read in `tx` when given (the row may be written in it).
+  const [row] = await (tx ?? (await getDb()))
+    .select({ channelId: publications.channelId })
+    .from(publications)
+    .where(eq(publications.id, publicationId));
   return enqueueInSpan(PUBLISH_QUEUE, { "brand_studio.publication_id": publicationId }, async (trace) => {
     const data: PublishJobData = { publicationId, trace };
     let db: QueueDb | undefined;
@@ -62,7 +73,11 @@ export async function enqueuePublication({
       const { fromDrizzle } = await import("pg-boss");
       db = fromDrizzle(tx as unknown as DrizzleTransactionLike, sql);
     }
-    const sent = await boss.send(PUBLISH_QUEUE, data, { startAfter, ...(db ? { db } : {}) });
+    const sent = await boss.send(PUBLISH_QUEUE, data, {
+      startAfter,
+      ...(row?.channelId ? { group: { id: row.channelId } } : {}),
+      ...(db ? { db } : {}),
+    });
     if (!sent) throw new Error("The queue did not accept the publication.");
     return sent;
   });

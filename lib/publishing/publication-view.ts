@@ -32,3 +32,10 @@ export function toPublicationView(row: Publication): PublicationView {
     createdAt: row.createdAt.toISOString(),
   };
 }
+
+/** What a calendar names a post by: its topic, else the first eight words of its caption. */
+export function postName(topic: string, caption: string) {
+  if (topic.trim()) return topic.trim();
+  const words = caption.trim().split(/\s+/);
+  return words.length > 8 ? `${words.slice(0, 8).join(" ")}…` : words.join(" ");
+}

@@ -1,8 +1,8 @@
 import "server-only";
-import { and, asc, eq, gte, inArray, lt } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import type { z } from "zod";
 import { getDb } from "@/db/client";
-import { type Publication, publications } from "@/db/schema";
+import { type Publication, posts, publications } from "@/db/schema";
 import { recordActivity } from "@/lib/activity/record-activity";
 import type { Principal } from "@/lib/auth/authenticate";
 import { memberScoped, requireBrandPermission } from "@/lib/brands/brand-access";
@@ -11,7 +11,7 @@ import type { listPublicationsQuery } from "@/lib/contracts/publishing";
 import { ApiError } from "@/lib/errors/api-error";
 import { log } from "@/lib/log";
 import { settlePostStatus } from "./post-status";
-import { toPublicationView } from "./publication-view";
+import { postName, toPublicationView } from "./publication-view";
 
 const DAY_MS = 86_400_000;
 
@@ -43,9 +43,16 @@ export async function listPublications({
   const from = query.from ? new Date(query.from) : new Date(Date.now() - 31 * DAY_MS);
   const to = query.to ? new Date(query.to) : new Date(from.getTime() + 31 * DAY_MS);
   const db = await getDb();
+  // The post's name comes with each row (the calendar makes no request per post); a caption's first words
+  // are all it needs of it.
   const rows = await db
-    .select()
+    .select({
+      publication: publications,
+      topic: posts.topic,
+      caption: sql<string>`left(${posts.caption}, 200)`,
+    })
     .from(publications)
+    .innerJoin(posts, eq(posts.id, publications.postId))
     .where(
       and(
         eq(publications.brandId, query.brandId),
@@ -56,7 +63,12 @@ export async function listPublications({
     )
     .orderBy(asc(publications.publishAt), asc(publications.id))
     .limit(1000);
-  return { items: rows.map(toPublicationView) };
+  return {
+    items: rows.map((row) => ({
+      ...toPublicationView(row.publication),
+      postName: postName(row.topic, row.caption),
+    })),
+  };
 }
 
 /**

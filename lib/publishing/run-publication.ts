@@ -13,6 +13,7 @@ import {
 import { log } from "@/lib/log";
 import { contentHash } from "@/lib/posts/content-hash";
 import { SecretDecryptionError } from "@/lib/security/encrypt-secret";
+import { channelWaitsUntil } from "./channel-backoff";
 import { publishBlock } from "./create-publication";
 import { PlatformError } from "./platform-error";
 import { platformAdapters } from "./platforms";
@@ -25,6 +26,7 @@ import {
   hold,
   OUTCOME_UNKNOWN,
   OUTCOME_UNKNOWN_ANSWERED,
+  postpone,
   reconcilable,
   retryOrFail,
   settleAbandonedCall,
@@ -47,6 +49,9 @@ export async function runPublication(publicationId: string, boss: PgBoss) {
     return;
   }
   const { row, token } = claimed;
+  // The channel answered 429 to an earlier run here: no call until its retry_after has passed.
+  const waitsUntil = channelWaitsUntil(row.channelId);
+  if (waitsUntil) return postpone(boss, row, token, waitsUntil);
   const db = await getDb();
   const [context] = await db
     .select({ post: posts, channel: channelConnections, requiresApproval: brands.requiresApproval })

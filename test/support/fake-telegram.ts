@@ -13,7 +13,9 @@ import { readBody, sendJson } from "./fake-provider-kit";
  * - Bots: `addBot()` makes a token; chats: `addChannel()` with the bots that administer it (and may post).
  * - Knobs (`behavior`, also `POST /__fake/behavior`): the next N sends answer 429 with retry_after, or 5xx,
  *   or post and then answer 5xx (`recordThenFail`: the message exists, the caller sees a 502);
- *   `latencyMs` before each send's answer; `revoke(token)` makes every call with it answer 401.
+ *   `latencyMs` before each send's answer; `revoke(token)` makes every call with it answer 401;
+ *   `chatLimit` (Telegram's per-chat limit: N sends a chat per window, then 429 with retry_after) and
+ *   `limitedChats` (every send to these chats answers 429).
  * - `messages`: every message posted, so a test can count them (`GET /__fake/state` too).
  * - Results (the Bot API gives no views): `insights.advance()` (or `POST /__fake/insights {"advance": n}`)
  *   adds reactions to every message and queues a `message_reaction_count` update per message
@@ -61,13 +63,21 @@ export type FakeTelegramBehavior = {
   recordThenFail: { count: number; status: number };
   /** Delay before every send call is answered (after the message is recorded). */
   sendLatencyMs: number;
+  /**
+   * Telegram's per-chat limit: at most `messages` sends to one chat in any `perSeconds`; a send over it
+   * answers 429 with the retry_after (whole seconds) until the window has room. Null: no limit.
+   */
+  chatLimit: { messages: number; perSeconds: number } | null;
+  /** Chats (by id) whose every send answers 429 with this retry_after: a channel rate limited for long. */
+  limitedChats: Record<string, number>;
 };
 
 export type FakeTelegram = {
   url: string;
   behavior: FakeTelegramBehavior;
   messages: FakeTelegramMessage[];
-  calls: { method: string; status: number; at: number }[];
+  /** Every call; a send's carries its chat id. */
+  calls: { method: string; status: number; at: number; chatId?: number }[];
   addBot: (username?: string) => string;
   addChannel: (options: {
     title: string;
@@ -145,7 +155,13 @@ export async function startFakeTelegram(options: { port?: number } = {}): Promis
     serverError: { count: 0, status: 502 },
     recordThenFail: { count: 0, status: 502 },
     sendLatencyMs: 0,
+    chatLimit: null,
+    limitedChats: {},
   };
+  /** The chat each send call was for (its entry in `calls`). */
+  const sendChats = new WeakMap<http.ServerResponse, number>();
+  /** Per chat, when its recent sends were accepted (for `chatLimit`). */
+  const chatSends = new Map<number, number[]>();
   let nextBotId = 7_000_000_000;
   let nextChatId = 1_000_000_000;
   let nextMessageId = 1;
@@ -327,6 +343,7 @@ export async function startFakeTelegram(options: { port?: number } = {}): Promis
       });
     }
     if (!SEND_METHODS.has(method)) return fail(res, 404, "Not Found: method not found");
+    sendChats.set(res, chat.id);
     if (behavior.rateLimit.count > 0) {
       behavior.rateLimit.count--;
       return fail(
@@ -335,6 +352,20 @@ export async function startFakeTelegram(options: { port?: number } = {}): Promis
         `Too Many Requests: retry after ${behavior.rateLimit.retryAfterSeconds}`,
         behavior.rateLimit.retryAfterSeconds,
       );
+    }
+    const limitedFor = behavior.limitedChats[String(chat.id)];
+    if (limitedFor !== undefined)
+      return fail(res, 429, `Too Many Requests: retry after ${limitedFor}`, limitedFor);
+    if (behavior.chatLimit) {
+      const { messages: most, perSeconds } = behavior.chatLimit;
+      const now = Date.now();
+      const recent = (chatSends.get(chat.id) ?? []).filter((at) => at > now - perSeconds * 1000);
+      chatSends.set(chat.id, recent);
+      if (recent.length >= most) {
+        const wait = Math.max(1, Math.ceil((recent[0] + perSeconds * 1000 - now) / 1000));
+        return fail(res, 429, `Too Many Requests: retry after ${wait}`, wait);
+      }
+      recent.push(now);
     }
     if (behavior.serverError.count > 0) {
       behavior.serverError.count--;
@@ -425,9 +456,15 @@ export async function startFakeTelegram(options: { port?: number } = {}): Promis
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://fake");
     const at = Date.now();
-    res.on("finish", () =>
-      calls.push({ method: url.pathname.split("/").pop() ?? "", status: res.statusCode, at }),
-    );
+    res.on("finish", () => {
+      const chatId = sendChats.get(res);
+      calls.push({
+        method: url.pathname.split("/").pop() ?? "",
+        status: res.statusCode,
+        at,
+        ...(chatId !== undefined ? { chatId } : {}),
+      });
+    });
     try {
       await handle(req, res, url);
     } catch (error) {

@@ -1,0 +1,273 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { type Browser, chromium } from "@playwright/test";
+import postgres from "postgres";
+import { chromiumPath } from "../playwright.config";
+import { newUser } from "../test/support/auth";
+import { startFakeTelegram } from "../test/support/fake-telegram";
+import { firstLoadJs } from "./first-load";
+import { median } from "./measure";
+import { BASELINE_DIR, buildAll, ROOT, type Running, startApp, startBaselineNext } from "./servers";
+
+/**
+ * `node --conditions=react-server --import tsx bench/pages.ts [--pg <url>] [--rounds 3] [--publications 1000]`
+ * (`npm run bench:pages`): issue 44's "a full calendar" in real Chromium (Debian's, as playwright.config.ts
+ * picks it). The app on PostgreSQL (WORKER=off, nothing runs) with a brand that has four Telegram channels
+ * (connected through the fake), `--publications` publications this month (a post for every four, published
+ * before now and scheduled after), and a year of results: a post a day, each with a daily capture of three
+ * metrics from its day to today, and the channels' follower counts. Per round, in turn, in a fresh browser
+ * context each (a cold cache): the trivial Next page (bench/baseline-next), the calendar month and the brand
+ * analytics page. Per load: Largest Contentful Paint, the longest task (PerformanceObserver `longtask`)
+ * until the page is complete (every calendar chip named; the analytics charts drawn) and 1 s after, and the
+ * time to complete. First-load JS of both pages against the trivial page's, from the build's manifests.
+ * Goals: LCP ≤ 1.5 s; longest task ≤ 1.5× the trivial page's; first-load JS ≤ 1.3×. Prints the figures;
+ * copy them to bench/notes.md.
+ */
+function option(name: string, fallback: string) {
+  const index = process.argv.indexOf(`--${name}`);
+  return index > 0 ? process.argv[index + 1] : fallback;
+}
+const DAY = 86_400_000;
+const COMPLETE_TIMEOUT_MS = Number(option("timeout-ms", "60000"));
+/** `--dist <dir>`: a build of the app in another folder (built with NEXT_DIST_DIR=<dir>), e.g. while tests use .next-test. */
+const DIST_DIR = option("dist", ".next-test");
+/** `--shots <dir>`: screenshots of each page at 1280 and 390 px wide, after its measured load. */
+const shots = process.argv.includes("--shots") ? option("shots", "") : "";
+
+type Load = { lcp: number; longest: number; complete: number; tasks: number };
+
+async function measure(
+  browser: Browser,
+  url: string,
+  complete: (count: number) => boolean,
+  count: number,
+  signIn?: (request: import("@playwright/test").APIRequestContext) => Promise<void>,
+): Promise<Load> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  try {
+    if (signIn) await signIn(context.request);
+    await context.addInitScript(() => {
+      const perf = { lcp: 0, longtasks: [] as number[] };
+      (window as unknown as { __perf: typeof perf }).__perf = perf;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) perf.lcp = entry.startTime;
+      }).observe({ type: "largest-contentful-paint", buffered: true });
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) perf.longtasks.push(entry.duration);
+      }).observe({ type: "longtask", buffered: true });
+    });
+    const page = await context.newPage();
+    const started = Date.now();
+    await page.goto(url);
+    // A page that does not complete in time is measured all the same (its complete time is NaN: "never").
+    const done = await page
+      .waitForFunction(complete, count, { timeout: COMPLETE_TIMEOUT_MS, polling: 50 })
+      .then(() => Date.now() - started)
+      .catch(() => Number.NaN);
+    await page.waitForTimeout(1000);
+    if (shots) {
+      fs.mkdirSync(shots, { recursive: true });
+      const name = new URL(url).pathname.split("/").filter(Boolean).at(-1) ?? "trivial";
+      await page.screenshot({ path: path.join(shots, `${name}-1280.png`), fullPage: false });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.waitForTimeout(500);
+      await page.screenshot({ path: path.join(shots, `${name}-390.png`), fullPage: false });
+    }
+    const perf = await page.evaluate(
+      () => (window as unknown as { __perf: { lcp: number; longtasks: number[] } }).__perf,
+    );
+    return {
+      lcp: perf.lcp,
+      longest: Math.max(0, ...perf.longtasks),
+      complete: done,
+      tasks: perf.longtasks.length,
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+async function main() {
+  const pgBase = option("pg", "postgres://postgres@127.0.0.1:5432/postgres");
+  const rounds = Number(option("rounds", "3"));
+  const count = Number(option("publications", "1000"));
+  // `--rebuild` after changing the pages (the bench's own check of source times would also rebuild for a
+  // worker-only change).
+  if (process.argv.includes("--rebuild") || !fs.existsSync(path.join(ROOT, DIST_DIR, "BUILD_ID")))
+    buildAll(true);
+  const telegram = await startFakeTelegram();
+  const running: Running[] = [];
+  const stopAll = async () => {
+    await Promise.allSettled(running.reverse().map((r) => r.stop()));
+    await telegram.close();
+  };
+  process.once("SIGINT", () => void stopAll().then(() => process.exit(130)));
+  try {
+    const trivial = await startBaselineNext();
+    running.push(trivial);
+    const app = await startApp({
+      name: "PostgreSQL",
+      postgresUrl: pgBase,
+      worker: "off",
+      env: { TELEGRAM_API_BASE_URL: telegram.url, NEXT_DIST_DIR: DIST_DIR },
+    });
+    running.push(app);
+    const user = await newUser(app.url);
+    const call = async (p: string, body: unknown) => {
+      const response = await fetch(`${app.url}${p}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${user.token}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      if (response.status >= 300)
+        throw new Error(`POST ${p} answered ${response.status}: ${await response.text()}`);
+      return response.json();
+    };
+    const { brandId } = await call("/api/brands", { name: "Full Calendar", tone: "warm", voice: "short" });
+    const bot = telegram.addBot("full_calendar_bot");
+    const channelIds: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const chat = telegram.addChannel({ title: `Channel ${i + 1}`, admins: [{ token: bot }] });
+      channelIds.push(
+        (await call("/api/channels", { brandId, channel: "telegram", botToken: bot, chatId: String(chat) }))
+          .channelId,
+      );
+    }
+
+    console.log(`bench: seeding ${count} publications this month and a year of results …`);
+    const sql = postgres(app.databaseUrl as string, { max: 1, onnotice: () => {} });
+    const now = new Date();
+    const monthStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
+    const words = "fresh roast crema harbour morning oven beans crust rye espresso cardamom bun";
+    // The calendar: a post for every four publications, each on the four channels, spread over 28 days.
+    await sql`
+      insert into posts (id, group_id, brand_id, channel, goal, topic, caption, media_plan, hashtags, status, seed, provider, model, latency_ms)
+      select 'pst_cal' || i, 'pst_cal' || i, ${brandId}, 'telegram', 'announcement', '',
+        'Post ' || i || ': ' || ${words}, '{"format":"text_only","items":[]}', '[]', 'scheduled', 1, 'bench', 'bench', 1
+      from generate_series(1, ${Math.ceil(count / 4)}) i`;
+    await sql`
+      insert into publications (id, brand_id, post_id, channel_id, channel, status, publish_at, published_at, created_at, updated_at)
+      select 'pub_cal' || n, ${brandId}, 'pst_cal' || (n / 4 + 1), (${sql.array(channelIds)}::text[])[n % 4 + 1], 'telegram',
+        case when t < now() then 'published' else 'scheduled' end, t, case when t < now() then t end, now(), now()
+      from (select n, ${new Date(monthStart)}::timestamptz + ((n::bigint * 28 * 86400 / ${count}) || ' seconds')::interval
+              + ((n % 12) || ' hours')::interval as t
+            from generate_series(0, ${count - 1}) n) s`;
+    // A year of results: a post a day, each measured daily since.
+    const yearStart = new Date(now.getTime() - 365 * DAY);
+    await sql`
+      insert into posts (id, group_id, brand_id, channel, goal, topic, caption, media_plan, hashtags, status, seed, provider, model, latency_ms)
+      select 'pst_yr' || d, 'pst_yr' || d, ${brandId}, 'telegram', 'awareness', 'Year post ' || d, 'Year post ' || d,
+        '{"format":"text_only","items":[]}', '[]', 'published', 1, 'bench', 'bench', 1
+      from generate_series(0, 364) d`;
+    await sql`
+      insert into publications (id, brand_id, post_id, channel_id, channel, status, publish_at, published_at, external_id, created_at, updated_at)
+      select 'pub_yr' || d, ${brandId}, 'pst_yr' || d, (${sql.array(channelIds)}::text[])[d % 4 + 1], 'telegram', 'published',
+        ${yearStart}::timestamptz + (d || ' days')::interval, ${yearStart}::timestamptz + (d || ' days')::interval, 'y' || d, now(), now()
+      from generate_series(0, 364) d`;
+    await sql`
+      insert into publication_metrics (publication_id, metric, value, captured_at)
+      select p.id, m, (extract(epoch from c)::bigint % 997) + 10, c
+      from publications p, unnest(array['views', 'reach', 'interactions']) m,
+           generate_series(p.published_at + interval '1 hour', now(), interval '1 day') c
+      where p.brand_id = ${brandId} and p.id like 'pub_yr%'`;
+    await sql`
+      insert into publication_metric_latest (publication_id, brand_id, metric, value, captured_at)
+      select p.id, ${brandId}, m, 100 + length(p.id), now()
+      from publications p, unnest(array['views', 'reach', 'interactions']) m
+      where p.brand_id = ${brandId} and p.id like 'pub_yr%'`;
+    await sql`
+      insert into channel_follower_counts (channel_id, brand_id, day, count, captured_at)
+      select c, ${brandId}, d::date, 1000 + (extract(doy from d)::int * 3), d
+      from unnest(${sql.array(channelIds)}::text[]) c, generate_series(${yearStart}::timestamptz, now(), interval '1 day') d`;
+    await sql`analyze`;
+    await sql.end();
+
+    const signIn = async (request: import("@playwright/test").APIRequestContext) => {
+      const csrf = await (await request.get(`${app.url}/api/auth/csrf`)).json();
+      const response = await request.post(`${app.url}/api/auth/callback/credentials`, {
+        form: { csrfToken: csrf.csrfToken, email: user.email, password: user.password, json: "true" },
+        maxRedirects: 0,
+      });
+      if (response.status() >= 400) throw new Error(`Sign-in answered ${response.status()}`);
+    };
+    const browser = await chromium.launch({
+      executablePath: chromiumPath || undefined,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"],
+    });
+    const loads = new Map<string, Load[]>([
+      ["trivial Next page", []],
+      ["calendar month", []],
+      ["brand analytics", []],
+    ]);
+    const loadBefore = os.loadavg();
+    try {
+      for (let round = 0; round < rounds; round++) {
+        console.log(`bench: round ${round + 1}/${rounds}`);
+        const trivialLoad = await measure(
+          browser,
+          `${trivial.url}/`,
+          () => document.querySelector("p") !== null,
+          0,
+        );
+        loads.get("trivial Next page")?.push(trivialLoad);
+        // Complete: every chip there and named (a chip shows "…" while its post's name loads).
+        const calendar = await measure(
+          browser,
+          `${app.url}/calendar`,
+          (n) => {
+            // A day shows its first posts and "N more": the chips and the counts add up to the month.
+            const names = [...document.querySelectorAll("[data-testid=calendar-item-post]")];
+            const more = [...document.querySelectorAll("[data-testid=calendar-more]")].reduce(
+              (sum, button) => sum + Number(button.getAttribute("data-count")),
+              0,
+            );
+            return names.length + more >= n && names.every((name) => name.textContent !== "…");
+          },
+          count,
+          signIn,
+        );
+        loads.get("calendar month")?.push(calendar);
+        const analytics = await measure(
+          browser,
+          `${app.url}/brands/${brandId}/analytics`,
+          () => document.querySelectorAll(".recharts-surface").length >= 2,
+          0,
+          signIn,
+        );
+        loads.get("brand analytics")?.push(analytics);
+      }
+    } finally {
+      await browser.close();
+    }
+    const loadAfter = os.loadavg();
+    const pages = firstLoadJs(path.join(ROOT, DIST_DIR), path.join(BASELINE_DIR, ".next"));
+    const base = pages.baseline?.gzipBytes ?? Number.NaN;
+    const js = (route: string) => pages.pages.find((p) => p.route === route)?.gzipBytes ?? Number.NaN;
+    const trivialLongest = median((loads.get("trivial Next page") ?? []).map((l) => l.longest));
+    const lines = [
+      `pages: Chromium ${browser.version()} (${chromiumPath || "Playwright's"}), 1280×900, ${rounds} rounds, fresh context per load`,
+      `load average ${loadBefore.map((n) => n.toFixed(1)).join(" ")} → ${loadAfter.map((n) => n.toFixed(1)).join(" ")}, ${os.cpus().length} cores`,
+      "| page | LCP ms (median; per round) | longest task ms (median; per round) | vs trivial's longest | complete ms (per round) | long tasks (median) |",
+      "|---|---|---|---|---|---|",
+    ];
+    for (const [name, list] of loads) {
+      const lcp = list.map((l) => Math.round(l.lcp));
+      const longest = list.map((l) => Math.round(l.longest));
+      lines.push(
+        `| ${name} | ${Math.round(median(lcp))}; ${lcp.join(" / ")} | ${Math.round(median(longest))}; ${longest.join(" / ")} | ${(median(longest) / trivialLongest).toFixed(2)}× | ${list.map((l) => (Number.isNaN(l.complete) ? `> ${COMPLETE_TIMEOUT_MS}` : l.complete)).join(" / ")} | ${median(list.map((l) => l.tasks))} |`,
+      );
+    }
+    lines.push(
+      `first-load JS (gzip): trivial ${(base / 1024).toFixed(1)} kB; /calendar ${(js("/calendar") / 1024).toFixed(1)} kB (${(js("/calendar") / base).toFixed(2)}×); /brands/[brandId]/analytics ${(js("/brands/[brandId]/analytics") / 1024).toFixed(1)} kB (${(js("/brands/[brandId]/analytics") / base).toFixed(2)}×)`,
+    );
+    console.log(lines.join("\n"));
+  } finally {
+    await stopAll();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
