@@ -120,16 +120,6 @@ const LAYERS = [
   ["analytics", "server", "teams", "users"],
 ];
 
-/**
- * Routes still long: the channel OAuth start, callback and choice routes have no contract operation to be
- * declared by (a browser redirect flow); their handlers are to move into lib/publishing. Do not add to this list.
- */
-const LONG_ROUTES_TO_CONVERT = new Set<string>([
-  "app/api/channels/oauth/[channel]/callback/route.ts",
-  "app/api/channels/oauth/[channel]/choice/route.ts",
-  "app/api/channels/oauth/[channel]/start/route.ts",
-]);
-
 describe("the lib/ folders", () => {
   const edges = libFolderEdges(ROOT);
   const layerOf = new Map(
@@ -171,17 +161,8 @@ describe("the routes", () => {
   const routes = files.filter((file) => /^app\/.*\/route\.tsx?$/.test(file));
 
   it("are at most 25 lines: a route declares its operation and calls its service", () => {
-    const long = routes.filter(
-      (file) => (text.get(file) ?? "").trimEnd().split("\n").length > 25 && !LONG_ROUTES_TO_CONVERT.has(file),
-    );
+    const long = routes.filter((file) => (text.get(file) ?? "").trimEnd().split("\n").length > 25);
     expect(long).toEqual([]);
-  });
-
-  it("leave the list of long routes when they shrink", () => {
-    const short = [...LONG_ROUTES_TO_CONVERT].filter(
-      (file) => !text.has(file) || (text.get(file) ?? "").trimEnd().split("\n").length <= 25,
-    );
-    expect(short).toEqual([]);
   });
 });
 
