@@ -21,8 +21,9 @@ type Item = MediaPlan["items"][number];
 type Waiting = (item: Item) => boolean;
 
 async function ensureDraftImageQueue(boss: PgBoss) {
-  // No retries: a failure is shown on the item (the card stays) and Generate tries again, at the caller's cost.
-  await boss.createQueue(DRAFT_IMAGE_QUEUE, { retryLimit: 0, expireInSeconds: 300 });
+  // A failure is shown on the item (the card stays) and Generate tries again, at the caller's cost. The one
+  // retry is for a worker that died mid-run: its job expires, and the retry picks up the `generating` item.
+  await boss.createQueue(DRAFT_IMAGE_QUEUE, { retryLimit: 1, retryDelay: 5, expireInSeconds: 300 });
 }
 
 export async function enqueueDraftImage(job: DraftImageJob) {
@@ -78,7 +79,7 @@ function failureReason(error: unknown) {
 
 /** One new draft's item: the image model's picture in place of its card, or the card kept and why. */
 export async function runDraftImage(job: DraftImageJob) {
-  if (!(await settleItem(job, isState("pending"), { imageJob: { state: "generating" } }))) {
+  if (!(await settleItem(job, isState("pending", "generating"), { imageJob: { state: "generating" } }))) {
     return "superseded" as const;
   }
   const db = await getDb();
