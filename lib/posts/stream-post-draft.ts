@@ -10,6 +10,7 @@ import {
 import { ApiError } from "@/lib/errors/api-error";
 import { log } from "@/lib/log";
 import { checkBrief, savePostDrafts, writePostDraft } from "./generate-post-draft";
+import { throttleLatest } from "./partial-throttle";
 import { DraftCanceledError } from "./write-draft";
 
 async function errorEvent(error: unknown, requestId: string): Promise<PostStreamEvent> {
@@ -74,6 +75,9 @@ export async function streamPostDraft({
       const send = (event: PostStreamEvent) => {
         if (!abort.signal.aborted) controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`));
       };
+      const partials = throttleLatest((draft: Extract<PostStreamEvent, { type: "partial" }>["draft"]) =>
+        send({ type: "partial", draft }),
+      );
       try {
         const draft = await writePostDraft({
           brand,
@@ -82,10 +86,14 @@ export async function streamPostDraft({
           requestId,
           signal: abort.signal,
           stream: {
-            onPartial: (partial) => send({ type: "partial", draft: partial }),
-            onRetry: (attempt) => send({ type: "retry", attempt }),
+            onPartial: partials.push,
+            onRetry: (attempt) => {
+              partials.drop();
+              send({ type: "retry", attempt });
+            },
           },
         });
+        partials.flush();
         if (abort.signal.aborted) throw new DraftCanceledError();
         const [post] = await savePostDrafts({ principal, brand, input, drafts: [draft], requestId });
         send({ type: "done", post });
@@ -97,6 +105,7 @@ export async function streamPostDraft({
           send(await errorEvent(error, requestId));
         }
       } finally {
+        partials.drop();
         signal.removeEventListener("abort", stop);
         try {
           controller.close();
