@@ -109,7 +109,7 @@ test("a brand with results gets a draft written with its 3 best LinkedIn posts, 
   // Off for the next draft.
   await note.getByLabel("Learn from my best posts in the next draft").uncheck();
   const firstUrl = page.url();
-  await page.getByRole("button", { name: "Regenerate" }).click();
+  await page.getByRole("button", { name: "Regenerate", exact: true }).click();
   await expect(page).not.toHaveURL(firstUrl);
   await expect(note.getByText("Written without your best posts as examples.")).toBeVisible();
   await expect(note.getByRole("link")).toHaveCount(0);

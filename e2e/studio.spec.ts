@@ -56,7 +56,7 @@ test("write a brief, generate, edit, regenerate, go back to the first draft, sav
   await expect(page.getByTestId("save-status")).toHaveText("Unsaved changes");
   await expect(page.getByTestId("post-preview")).toContainText(EDIT.slice(0, 40));
 
-  await page.getByRole("button", { name: "Regenerate" }).click();
+  await page.getByRole("button", { name: "Regenerate", exact: true }).click();
   await expect(page).not.toHaveURL(firstUrl);
   await expect(page).toHaveURL(/\/studio\/pst_/);
   await expect(caption(page)).not.toHaveValue(EDIT);
@@ -184,7 +184,7 @@ test("a draft streams in field by field: caption, then hashtags, then the media 
     });
     observer.observe(document.body, { childList: true, subtree: true, characterData: true });
   });
-  await page.getByRole("button", { name: "Regenerate" }).click();
+  await page.getByRole("button", { name: "Regenerate", exact: true }).click();
   await expect.poll(() => page.evaluate(() => "__canceledAt" in window)).toBe(true);
   await expect(page.getByTestId("stream-caption")).toHaveCount(0);
   await expect(page).toHaveURL(url);

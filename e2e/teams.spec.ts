@@ -333,13 +333,13 @@ test("each role sees only the actions it may take", async ({ browser }) => {
     const panel = page.getByTestId("review-panel");
     if (writes) {
       await expect(caption).toBeEnabled();
-      await expect(page.getByRole("button", { name: "Regenerate" })).toBeEnabled();
+      await expect(page.getByRole("button", { name: "Regenerate", exact: true })).toBeEnabled();
       await expect(page.getByRole("link", { name: "Make a video →" })).toBeVisible();
       if (imageButtons) await expect(page.getByRole("button", { name: /image$/ }).first()).toBeEnabled();
       await expect(panel.getByRole("button", { name: "Submit for review" })).toBeVisible();
     } else {
       await expect(caption).toBeDisabled();
-      await expect(page.getByRole("button", { name: "Regenerate" })).toBeDisabled();
+      await expect(page.getByRole("button", { name: "Regenerate", exact: true })).toBeDisabled();
       await expect(page.getByRole("link", { name: "Make a video →" })).toHaveCount(0);
       if (imageButtons) await expect(page.getByRole("button", { name: /image$/ }).first()).toBeDisabled();
       await expect(panel.getByRole("button", { name: "Submit for review" })).toHaveCount(0);

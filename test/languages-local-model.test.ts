@@ -29,6 +29,8 @@ const input = (overrides: Partial<GeneratePostInput> = {}): GeneratePostInput =>
   topic: "our new Ethiopian single-origin espresso, roasted in small batches",
   languages: FIVE,
   seed: 7,
+  // In process with no database: learning from results reads one (test/insights-learning.test.ts).
+  learnFromResults: false,
   ...overrides,
 });
 

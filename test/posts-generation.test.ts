@@ -22,6 +22,8 @@ function input(overrides: Partial<GeneratePostInput> = {}): GeneratePostInput {
     channel: "linkedin",
     goal: "awareness",
     topic: "our new Ethiopian single-origin espresso, roasted in small batches",
+    // In process with no database: learning from results reads one (test/insights-learning.test.ts).
+    learnFromResults: false,
     ...overrides,
   };
 }
