@@ -14,11 +14,11 @@ import {
 } from "@/db/schema";
 import { isUniqueViolation } from "@/lib/auth/users";
 import { BEST_TIMES_MIN_POSTS } from "@/lib/contracts/best-times";
+import { nextFreeSlot, slotInstants } from "@/lib/contracts/slot-times";
 import { zonedParts, zonedToUtc } from "@/lib/contracts/time-zone";
 import { newId } from "@/lib/ids";
 import { bestTimesFor, PLATFORM_DEFAULT_TIMES, rankHours } from "@/lib/insights/best-times";
 import { findNextSlot } from "@/lib/publishing/schedule/channel-schedule";
-import { nextFreeSlot, slotInstants } from "@/lib/publishing/schedule/slot-times";
 import { migrateInProcess } from "./support/database";
 import { createTestDatabase } from "./support/test-server";
 

@@ -359,7 +359,15 @@ describe("a video job from a post", () => {
         },
       });
       expect(response.status).toBe(201);
-      const created = await client.createJob({ brandId, postId: response.body.postId, mode: "regular" });
+      // A new draft's image items have the brand's cards, which a video shows first: without them, the
+      // assets are the scenes.
+      const { postId, mediaPlan } = response.body;
+      for (const [index, item] of (mediaPlan.items as { imageUrl: string | null }[]).entries()) {
+        if (!item.imageUrl) continue;
+        const removed = await client.call(`/api/posts/${postId}/media/${index}/image`, { method: "DELETE" });
+        expect(removed.status).toBe(200);
+      }
+      const created = await client.createJob({ brandId, postId, mode: "regular" });
       const { job } = await client.pollJob(
         created.body.jobId,
         (j) => j.status === "succeeded" || j.status === "failed",

@@ -4,8 +4,8 @@ import { useQueries } from "@tanstack/react-query";
 import { callApi } from "@/lib/client/api-client";
 import { getChannelSchedule } from "@/lib/client/operations";
 import type { ChannelConnectionView, PublicationView } from "@/lib/contracts/publishing";
+import { slotInstants, slotMinute } from "@/lib/contracts/slot-times";
 import { formatInZone, formatTimeInZone, zonedDayKey, zonedParts } from "@/lib/contracts/time-zone";
-import { slotInstants, slotMinute } from "@/lib/publishing/schedule/slot-times";
 import { scheduleQueryKey } from "./channel-schedule";
 
 export type FreeSlot = {

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { CHANNEL_LABELS } from "@/components/studio/form-controls";
-import { LEARNING_MIN_POSTS, type LearnedFrom } from "@/lib/contracts/learning";
+import type { LearnedFrom } from "@/lib/contracts/learning";
+import { LEARNING_MIN_POSTS } from "@/lib/contracts/learning-rules";
 
 const count = (value: number) => value.toLocaleString("en");
 

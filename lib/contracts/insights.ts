@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { bestTimes } from "./best-times";
 import { idOf, isoDateTime } from "./common";
-import { LEARNING_MIN_POSTS, learningMeasure, postPatterns } from "./learning";
+import { learningMeasure, postPatterns } from "./learning";
+import { LEARNING_MIN_POSTS } from "./learning-rules";
 import { defineOperation } from "./operation";
 import { CHANNELS } from "./post-rules";
 import { ROUTES } from "./routes";

@@ -2,8 +2,6 @@ import { z } from "zod";
 import { idOf } from "./common";
 import { CHANNELS, MEDIA_FORMATS } from "./post-rules";
 
-/** DESIGN §11 / issue 41: drafts learn from a channel's results once it has this many measured posts. */
-export const LEARNING_MIN_POSTS = 10;
 /** Results count once the post is this old: the first two days' numbers still move a lot. */
 export const LEARNING_MIN_AGE_HOURS = 48;
 /** How many of the best posts a draft takes as examples, and how many of the worst it learns to avoid. */

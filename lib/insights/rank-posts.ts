@@ -2,12 +2,8 @@ import "server-only";
 import { inArray, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { posts } from "@/db/schema";
-import {
-  LEARNING_EXAMPLES,
-  LEARNING_MIN_AGE_HOURS,
-  LEARNING_MIN_POSTS,
-  type PostPatterns,
-} from "@/lib/contracts/learning";
+import { LEARNING_EXAMPLES, LEARNING_MIN_AGE_HOURS, type PostPatterns } from "@/lib/contracts/learning";
+import { LEARNING_MIN_POSTS } from "@/lib/contracts/learning-rules";
 import type { Channel } from "@/lib/contracts/post-rules";
 import { commonPatterns, postPatterns } from "./post-patterns";
 

@@ -5,11 +5,11 @@ import { brands, type ChannelConnection, channelScheduleSlots, publications } fr
 import type { Principal } from "@/lib/auth/authenticate";
 import type { ChannelScheduleView, ReplaceChannelScheduleInput } from "@/lib/contracts/posting-schedule";
 import { PUBLISH_AT_MAX_DAYS } from "@/lib/contracts/publishing-rules";
+import { nextFreeSlot, slotMinute, slotTime, type WeeklySlot } from "@/lib/contracts/slot-times";
 import { ApiError } from "@/lib/errors/api-error";
 import { bestTimesFor } from "@/lib/insights/best-times";
 import { log } from "@/lib/log";
 import { getChannelForPrincipal } from "../channels";
-import { nextFreeSlot, slotMinute, slotTime, type WeeklySlot } from "./slot-times";
 
 /** Publications that hold their time on a channel: a slot they sit on is not free. */
 const ACTIVE = ["scheduled", "held"] as const;

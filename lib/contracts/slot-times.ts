@@ -1,7 +1,7 @@
 // A posting schedule's weekly slots as instants, in the brand's time zone. Intl-only and free of server code:
 // the server takes the next free slot with it, the calendar draws the empty ones, the publish panel finds the
 // next best time.
-import { zonedParts, zonedToUtc } from "@/lib/contracts/time-zone";
+import { zonedParts, zonedToUtc } from "./time-zone";
 
 /** A weekly slot: ISO weekday (1 Monday) and minutes after midnight, in the brand's zone. */
 export type WeeklySlot = { weekday: number; minute: number };
