@@ -110,7 +110,9 @@ describe("generation through an OpenAI-compatible server", () => {
   });
 
   it("streams the model's draft as the model writes it (Chat Completions over server-sent events), and saves it once", async () => {
-    // Every token at once (still one server-sent event each): this file's AI_TIMEOUT_MS is short.
+    // 200 tokens a second (half a second for the draft; this file's AI_TIMEOUT_MS is short): the stream
+    // sends the partial draft at most every 50 ms, so a model that answers at once would give one partial.
+    fake.state.pace = { firstTokenMs: 0, tokensPerSecond: 200, answerMs: 0 };
     const response = await fetch(`${server.url}/api/content/create/stream`, {
       method: "POST",
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
@@ -134,7 +136,7 @@ describe("generation through an OpenAI-compatible server", () => {
     const captions = events
       .filter((event) => event.type === "partial" && typeof event.draft.caption === "string")
       .map((event) => event.draft.caption as string);
-    expect(captions.length).toBeGreaterThan(5);
+    expect(captions.length).toBeGreaterThan(1);
     for (let i = 1; i < captions.length; i++) expect(captions[i].startsWith(captions[i - 1])).toBe(true);
     expect(captions.at(-1)).toBe(expected.caption);
     const chats = fake.chatRequests();
