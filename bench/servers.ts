@@ -29,8 +29,12 @@ function stageBaseline() {
     path.join(BASELINE_DIR, "package.json"),
     JSON.stringify({ name: "brand-studio-bench-baseline", private: true }),
   );
+  // The baseline must resolve this checkout's React and Next (a link left by another checkout gives two).
   const link = path.join(BASELINE_DIR, "node_modules");
-  if (!fs.existsSync(link)) fs.symlinkSync(path.join(ROOT, "node_modules"), link, "dir");
+  const target = path.join(ROOT, "node_modules");
+  const current = fs.lstatSync(link, { throwIfNoEntry: false });
+  if (current?.isSymbolicLink() && fs.readlinkSync(link) !== target) fs.unlinkSync(link);
+  if (!fs.lstatSync(link, { throwIfNoEntry: false })) fs.symlinkSync(target, link, "dir");
 }
 const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
 
