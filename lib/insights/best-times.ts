@@ -3,11 +3,10 @@ import { and, eq, isNotNull, lte, sql } from "drizzle-orm";
 import { getDb } from "@/db/client";
 import { brands, channelConnections, publicationMetricLatest, publications } from "@/db/schema";
 import { BEST_TIMES_MIN_POSTS, type BestTimes } from "@/lib/contracts/best-times";
+import { LEARNING_MIN_AGE_HOURS } from "@/lib/contracts/learning";
 import type { Channel } from "@/lib/contracts/post-rules";
 import { zonedParts } from "@/lib/contracts/time-zone";
 
-/** A post's results are final enough to learn from once it is this old (DESIGN §11, issue 41). */
-export const MEASURED_AFTER_MS = 48 * 3_600_000;
 const WEEK_HOURS = 7 * 24;
 const MAX_TIMES = 5;
 /** Smoothing: an hour counts fully, its neighbours (the hour before and after, across midnight) by half. */
@@ -116,7 +115,7 @@ export async function bestTimesFor(
         eq(publications.channelId, channelId),
         eq(publications.status, "published"),
         isNotNull(publications.publishedAt),
-        lte(publications.publishedAt, new Date(now.getTime() - MEASURED_AFTER_MS)),
+        lte(publications.publishedAt, new Date(now.getTime() - LEARNING_MIN_AGE_HOURS * 3_600_000)),
       ),
     )
     .groupBy(publications.id);
