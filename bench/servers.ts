@@ -128,12 +128,15 @@ export async function startBareNode(): Promise<Running> {
   return { name: "node:http", url, pid: child.pid as number, stop: stopper(child) };
 }
 
-/** The trivial Next 16 app (bench/baseline-next): one page and one constant-JSON route handler. */
-export async function startBaselineNext(): Promise<Running> {
+/**
+ * The trivial Next 16 app (bench/baseline-next): one page, one constant-JSON route handler, and the draft
+ * routes that only ask the model at `BENCH_MODEL_URL` (given in `env`).
+ */
+export async function startBaselineNext(env: Record<string, string> = {}): Promise<Running> {
   const port = await freePort();
   const child = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(port)], {
     cwd: BASELINE_DIR,
-    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: "" },
+    env: { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", NEXT_DIST_DIR: "", ...env },
     stdio: "ignore",
   });
   const url = `http://127.0.0.1:${port}`;

@@ -6,7 +6,7 @@ import { type FakeOpenAI, startFakeOpenAI } from "../test/support/fake-openai";
 import { cpuMs, percentile, rssMb, sleep } from "./measure";
 import { summariseProfile } from "./profile";
 import { type AppSession, createBody, prepareSession } from "./scenarios";
-import { type AppServer, startApp } from "./servers";
+import { type AppServer, type Running, startApp, startBaselineNext } from "./servers";
 
 /**
  * Issue 44, goals 1 and 2: the app against a hosted model that takes its time, the OpenAI fake of the tests
@@ -59,28 +59,74 @@ export type SlowModelResult = {
   };
   /** One create at a time against the same fake: the floor under the busy moment's latency. */
   aloneP50: number;
+  /** The trivial Next app's routes that only ask the model, through the same two moments. */
+  floor: {
+    gapP50: number;
+    gapP95: number;
+    failures: number;
+    busyP50: number;
+    busyP95: number;
+    rssPeak: number;
+    cpuPerStream: number;
+    cpuPerCreate: number;
+  };
   loadBefore: number[];
   loadAfter: number[];
   profile?: string;
 };
 
+/** Where the drafts go: Brand Studio's create routes, or the baseline's floor routes that only ask the model. */
+type Target = {
+  url: string;
+  createPath: string;
+  streamPath: string;
+  headers: Record<string, string>;
+  brandId: string;
+  /** Whether a stream's whole text ended as it should. */
+  finished: (text: string) => boolean;
+};
+
+const appTarget = (s: AppSession): Target => ({
+  url: s.server.url,
+  createPath: "/api/content/create",
+  streamPath: "/api/content/create/stream",
+  headers: { authorization: `Bearer ${s.apiKey}` },
+  brandId: s.brandId,
+  finished: (text) => {
+    try {
+      return JSON.parse(text.trim().split("\n").at(-1) ?? "{}").type === "done";
+    } catch {
+      return false;
+    }
+  },
+});
+
+const floorTarget = (baseline: Running): Target => ({
+  url: baseline.url,
+  createPath: "/api/bench/draft",
+  streamPath: "/api/bench/draft/stream",
+  headers: {},
+  brandId: "brd_floor",
+  finished: (text) => text.trimEnd().endsWith("data: [DONE]"),
+});
+
 // A connection per request (a kept-alive socket the server has closed meanwhile would fail a request).
 const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
 
 /** One streamed draft: when its first event and its `done` arrived, and any failure. */
-function streamDraft(s: AppSession, topic: string) {
+function streamDraft(t: Target, topic: string) {
   return new Promise<{ sent: number; firstEvent: number; done: number; encoding: string; error?: string }>(
     (resolve, reject) => {
       const sent = performance.now();
       let firstEvent = Number.NaN;
       let text = "";
       const req = http.request(
-        `${s.server.url}/api/content/create/stream`,
+        `${t.url}${t.streamPath}`,
         {
           method: "POST",
           agent,
           headers: {
-            authorization: `Bearer ${s.apiKey}`,
+            ...t.headers,
             "content-type": "application/json",
             accept: "application/x-ndjson",
             // What a browser sends: a compressing server would show here as a late first event.
@@ -94,19 +140,14 @@ function streamDraft(s: AppSession, topic: string) {
             text += chunk.toString("utf8");
           });
           res.on("end", () => {
-            const events = text.split("\n").filter(Boolean);
-            let last: { type?: string; error?: { code?: string } } = {};
-            try {
-              last = JSON.parse(events.at(-1) ?? "{}");
-            } catch {}
             resolve({
               sent,
               firstEvent,
               done: performance.now(),
               encoding,
               error:
-                res.statusCode !== 200 || last.type !== "done"
-                  ? `${res.statusCode} ${last.error?.code ?? text.slice(-120).replace(/\s+/g, " ")}`
+                res.statusCode !== 200 || !t.finished(text)
+                  ? `${res.statusCode} ${text.slice(-120).replace(/\s+/g, " ")}`
                   : undefined,
             });
           });
@@ -114,20 +155,20 @@ function streamDraft(s: AppSession, topic: string) {
         },
       );
       req.on("error", reject);
-      req.end(JSON.stringify({ ...createBody(s.brandId, 0, 0), channel: "linkedin", topic }));
+      req.end(JSON.stringify({ ...createBody(t.brandId, 0, 0), channel: "linkedin", topic }));
     },
   );
 }
 
-function create(s: AppSession, i: number) {
+function create(t: Target, i: number) {
   return new Promise<{ status: number; ms: number; body: string }>((resolve, reject) => {
     const started = performance.now();
     const req = http.request(
-      `${s.server.url}/api/content/create`,
+      `${t.url}${t.createPath}`,
       {
         method: "POST",
         agent,
-        headers: { authorization: `Bearer ${s.apiKey}`, "content-type": "application/json" },
+        headers: { ...t.headers, "content-type": "application/json" },
       },
       (res) => {
         let body = "";
@@ -139,15 +180,15 @@ function create(s: AppSession, i: number) {
       },
     );
     req.on("error", reject);
-    req.end(JSON.stringify(createBody(s.brandId, i, 700_000)));
+    req.end(JSON.stringify(createBody(t.brandId, i, 700_000)));
   });
 }
 
-async function firstWords(s: AppSession, fake: FakeOpenAI, run: number) {
+async function firstWords(t: Target, fake: FakeOpenAI, run: number) {
   fake.reset();
   fake.state.pace = { firstTokenMs: FIRST_TOKEN_MS, tokensPerSecond: TOKENS_PER_SECOND, answerMs: 0 };
   const topics = Array.from({ length: STREAMS }, (_, i) => `Our new Ethiopian roast, stream ${run}-${i}`);
-  const results = await Promise.all(topics.map((topic) => streamDraft(s, topic)));
+  const results = await Promise.all(topics.map((topic) => streamDraft(t, topic)));
   const firstToken = new Map(fake.firstTokens.map((t) => [t.topic, t.at]));
   const gaps: number[] = [];
   const failures: string[] = [];
@@ -159,17 +200,16 @@ async function firstWords(s: AppSession, fake: FakeOpenAI, run: number) {
   return { results, gaps, failures };
 }
 
-async function busyMoment(s: AppSession, fake: FakeOpenAI) {
+async function busyMoment(t: Target, pid: number, fake: FakeOpenAI) {
   fake.reset();
   fake.state.pace = { firstTokenMs: 0, tokensPerSecond: 0, answerMs: ANSWER_MS };
-  const pid = s.server.pid;
   const rssStart = rssMb(pid);
   let rssPeak = rssStart;
   const sampler = setInterval(() => {
     rssPeak = Math.max(rssPeak, rssMb(pid));
   }, 50);
   try {
-    const answers = await Promise.all(Array.from({ length: CREATES }, (_, i) => create(s, i)));
+    const answers = await Promise.all(Array.from({ length: CREATES }, (_, i) => create(t, i)));
     rssPeak = Math.max(rssPeak, rssMb(pid));
     return { answers, rssStart, rssPeak };
   } finally {
@@ -177,10 +217,47 @@ async function busyMoment(s: AppSession, fake: FakeOpenAI) {
   }
 }
 
+/**
+ * The same two moments against the trivial Next app's draft routes (bench/baseline-next/app/api/bench/draft),
+ * which only ask the model: the framework's own floor on this machine, in this run.
+ */
+async function floor(fake: FakeOpenAI): Promise<SlowModelResult["floor"]> {
+  const baseline = await startBaselineNext({ BENCH_MODEL_URL: fake.url });
+  try {
+    const t = floorTarget(baseline);
+    fake.state.pace = { firstTokenMs: 0, tokensPerSecond: 0, answerMs: 0 };
+    await Promise.all(Array.from({ length: 5 }, (_, i) => streamDraft(t, `warm-up ${i}`)));
+    for (let i = 0; i < 10; i++) await create(t, 900 + i);
+    const streamCpu = cpuMs(baseline.pid);
+    const runs = [await firstWords(t, fake, 1), await firstWords(t, fake, 2)];
+    const cpuPerStream = (cpuMs(baseline.pid) - streamCpu) / (2 * STREAMS);
+    const gaps = runs.flatMap((r) => r.gaps);
+    await sleep(2000);
+    const busyCpu = cpuMs(baseline.pid);
+    const busy = await busyMoment(t, baseline.pid, fake);
+    const ms = busy.answers.map((a) => a.ms);
+    return {
+      gapP50: percentile(gaps, 0.5),
+      gapP95: percentile(gaps, 0.95),
+      failures: runs.flatMap((r) => r.failures).length + busy.answers.filter((a) => a.status !== 201).length,
+      busyP50: percentile(ms, 0.5),
+      busyP95: percentile(ms, 0.95),
+      rssPeak: busy.rssPeak,
+      cpuPerStream,
+      cpuPerCreate: (cpuMs(baseline.pid) - busyCpu) / CREATES,
+    };
+  } finally {
+    await baseline.stop();
+  }
+}
+
 export async function benchSlowModel(options: { profile?: boolean } = {}): Promise<SlowModelResult> {
   const fake = await startFakeOpenAI();
   let app: AppServer | undefined;
   try {
+    console.log("bench: slow model, the framework's floor (trivial Next app, the model only) …");
+    const floorResult = await floor(fake);
+    fake.reset();
     app = await startApp({
       name: "PGlite, slow model",
       cpuProfile: options.profile,
@@ -191,7 +268,7 @@ export async function benchSlowModel(options: { profile?: boolean } = {}): Promi
       },
     });
     console.log("bench: slow model, preparing the session …");
-    const s = await prepareSession(app);
+    const s = appTarget(await prepareSession(app));
     // Warm-up, not measured: a few streams and creates at the model's full speed.
     fake.state.pace = { firstTokenMs: 0, tokensPerSecond: 0, answerMs: 0 };
     await Promise.all(Array.from({ length: 5 }, (_, i) => streamDraft(s, `warm-up ${i}`)));
@@ -215,7 +292,7 @@ export async function benchSlowModel(options: { profile?: boolean } = {}): Promi
 
     console.log(`bench: a busy moment, ${CREATES} creates at once`);
     const busyCpu = cpuMs(app.pid);
-    const busy = await busyMoment(s, fake);
+    const busy = await busyMoment(s, app.pid, fake);
     const cpuPerCreate = (cpuMs(app.pid) - busyCpu) / CREATES;
     const statuses: Record<string, number> = {};
     for (const a of busy.answers) statuses[a.status] = (statuses[a.status] ?? 0) + 1;
@@ -266,6 +343,7 @@ export async function benchSlowModel(options: { profile?: boolean } = {}): Promi
         cpuPerCreate,
       },
       aloneP50: percentile(alone, 0.5),
+      floor: floorResult,
       loadBefore,
       loadAfter,
       profile,
@@ -311,6 +389,17 @@ Streams: request → first event p50 ${f0(fw.firstEventP50)} ms, p95 ${f0(fw.fir
 ${f0(fw.doneP95)} ms; the answers' Content-Encoding: ${fw.contentEncoding} (asked with \`Accept-Encoding: gzip, deflate, br\`).
 Server CPU: ${f2(fw.cpuPerStream)} ms per streamed draft, ${f2(b.cpuPerCreate)} ms per create (so ${CREATES} creates need
 ${f0(b.cpuPerCreate * CREATES)} ms of CPU on top of the model's ${ANSWER_MS} ms, against the goal's ${f0(0.15 * ANSWER_MS)} ms of slack).
+The framework's floor, in the same run: the trivial Next app (bench/baseline-next) with two routes that only
+ask the same model (no validation, moderation, database or images; \`api/bench/draft\` and \`draft/stream\`, which
+passes the model's events straight on):
+
+| moment | floor | Brand Studio |
+|---|---|---|
+| first words, p95 gap (p50) | ${f0(r.floor.gapP95)} ms (${f0(r.floor.gapP50)}) | ${f0(fw.gapP95)} ms (${f0(fw.gapP50)}) |
+| busy moment, p95 (p50), as a multiple of the model's ${ANSWER_MS} ms | ${f2(r.floor.busyP95 / ANSWER_MS)}× (${f2(r.floor.busyP50 / ANSWER_MS)}×) | ${f2(b.p95 / ANSWER_MS)}× (${f2(b.p50 / ANSWER_MS)}×) |
+| busy moment, RSS peak | ${r.floor.rssPeak} MB | ${b.rssPeak} MB |
+| server CPU per stream / per create | ${f2(r.floor.cpuPerStream)} / ${f2(r.floor.cpuPerCreate)} ms | ${f2(fw.cpuPerStream)} / ${f2(b.cpuPerCreate)} ms |
+${r.floor.failures ? `\nThe floor's routes failed ${r.floor.failures} times.\n` : ""}
 Two rounds of ${STREAMS}; the generate limit is set to ${GENERATE_LIMIT} a minute for the bench's key
 (\`RATE_LIMIT_GENERATE_PER_MINUTE\`).
 ${
