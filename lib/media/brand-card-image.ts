@@ -1,5 +1,5 @@
 import "server-only";
-import sharp, { type OverlayOptions } from "sharp";
+import sharp from "sharp";
 import { BRAND_FONTS, type BrandFont, DEFAULT_BRAND_FONT } from "@/lib/contracts/brand-kit-rules";
 import { readableTextOn } from "@/lib/ffmpeg/contrast";
 import { brandFontFile } from "./brand-fonts";
@@ -10,12 +10,7 @@ const escapeMarkup = (text: string) =>
 const clip = (text: string, max: number) =>
   text.length <= max ? text : `${text.slice(0, max).replace(/\s+\S*$/, "")}…`;
 
-/**
- * A branded card image drawn locally (no network): a diagonal gradient from the primary to the secondary
- * colour, a band of the secondary colour, and the text centred in the brand's bundled font, white or
- * black (whichever reads better on the primary). What a media-plan item gets without an image model.
- */
-export async function drawBrandCard(options: {
+type Card = {
   width: number;
   height: number;
   primaryColor: string;
@@ -23,62 +18,131 @@ export async function drawBrandCard(options: {
   font: string;
   text: string;
   caption?: string;
-}): Promise<Buffer> {
-  const { width, height, primaryColor, secondaryColor, text, caption } = options;
-  const font = (options.font in BRAND_FONTS ? options.font : DEFAULT_BRAND_FONT) as BrandFont;
-  const ink = readableTextOn(primaryColor);
+};
+
+/** Raw RGB pixels, row after row. */
+type Raw = { data: Buffer; width: number; height: number };
+
+/**
+ * The card's background: a diagonal gradient from the primary to the secondary colour, a glow of the
+ * secondary in a corner and, under a headline, a short band of it. It depends only on the colours and the
+ * size, and rasterising its gradients is most of a card's cost (about 30 ms of CPU at 1080 px), so the last
+ * few are kept as raw pixels: every card of a brand's draft shares one.
+ */
+const BACKGROUNDS_KEPT = 4;
+const backgrounds = new Map<string, Promise<Raw>>();
+
+function background(card: Card, band: boolean): Promise<Raw> {
+  const { width, height, primaryColor, secondaryColor } = card;
+  const key = [width, height, primaryColor, secondaryColor, band].join(" ");
+  const kept = backgrounds.get(key);
+  if (kept) {
+    // Most recently used last, so the oldest goes first.
+    backgrounds.delete(key);
+    backgrounds.set(key, kept);
+    return kept;
+  }
   const short = Math.min(width, height);
-  const band = Math.round(short * 0.018);
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
 <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
 <stop offset="0" stop-color="${primaryColor}"/><stop offset="0.6" stop-color="${primaryColor}"/><stop offset="1" stop-color="${secondaryColor}"/>
 </linearGradient>
 <radialGradient id="r" cx="0.85" cy="0.15" r="0.6"><stop offset="0" stop-color="${secondaryColor}" stop-opacity="0.45"/><stop offset="1" stop-color="${secondaryColor}" stop-opacity="0"/></radialGradient></defs>
 <rect width="100%" height="100%" fill="url(#g)"/><rect width="100%" height="100%" fill="url(#r)"/>
-${text.trim() ? `<rect x="${Math.round(width * 0.08)}" y="${Math.round(height * 0.5 + short * 0.2)}" width="${Math.round(short * 0.18)}" height="${band}" fill="${secondaryColor}"/>` : ""}
+${band ? `<rect x="${Math.round(width * 0.08)}" y="${Math.round(height * 0.5 + short * 0.2)}" width="${Math.round(short * 0.18)}" height="${Math.round(short * 0.018)}" fill="${secondaryColor}"/>` : ""}
 </svg>`;
+  const drawn = sharp(Buffer.from(svg))
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true })
+    .then(({ data, info }) => ({ data, width: info.width, height: info.height }));
+  drawn.catch(() => backgrounds.delete(key));
+  backgrounds.set(key, drawn);
+  if (backgrounds.size > BACKGROUNDS_KEPT) backgrounds.delete(backgrounds.keys().next().value as string);
+  return drawn;
+}
+
+/** Text in the brand's bundled font, wrapped to `width`, as raw RGBA pixels. */
+async function textLayer(
+  text: string,
+  font: BrandFont,
+  weight: "bold" | "regular",
+  points: number,
+  ink: string,
+  width: number,
+) {
+  const { data, info } = await sharp({
+    text: {
+      text: `<span foreground="${ink}">${escapeMarkup(text)}</span>`,
+      fontfile: brandFontFile(font, weight),
+      font: `${BRAND_FONTS[font].family} ${points}`,
+      width,
+      dpi: 72,
+      rgba: true,
+      wrap: "word",
+      align: "left",
+    },
+  })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data, width: info.width, height: info.height };
+}
+
+/**
+ * A branded card image drawn locally (no network): the background above, and the text in the brand's bundled
+ * font, white or black (whichever reads better on the primary). What a media-plan item gets without an image
+ * model. The text is blended only into the rows it covers (compositing the whole picture cost as much again
+ * as encoding it), and the JPEG is a plain one, not mozjpeg (three times slower here for 20 % fewer bytes).
+ */
+export async function drawBrandCard(card: Card): Promise<Buffer> {
+  const { width, height, text, caption } = card;
+  const font = (card.font in BRAND_FONTS ? card.font : DEFAULT_BRAND_FONT) as BrandFont;
+  const ink = readableTextOn(card.primaryColor);
+  const short = Math.min(width, height);
+  const left = Math.round(width * 0.08);
   const textWidth = Math.round(width * 0.84);
   const points = Math.round(short * (font === "display" ? 0.1 : 0.075));
-  const layers: OverlayOptions[] = [];
   const words = text.trim();
-  if (words) {
-    const headline = await sharp({
-      text: {
-        text: `<span foreground="${ink}">${escapeMarkup(clip(words, 90))}</span>`,
-        fontfile: brandFontFile(font, "bold"),
-        font: `${BRAND_FONTS[font].family} ${points}`,
-        width: textWidth,
-        dpi: 72,
-        rgba: true,
-        wrap: "word",
-        align: "left",
-      },
+  const note = caption?.trim();
+  const [base, headline, small] = await Promise.all([
+    background(card, Boolean(words)),
+    words ? textLayer(clip(words, 90), font, "bold", points, ink, textWidth) : undefined,
+    note ? textLayer(clip(note, 140), font, "regular", Math.round(points * 0.42), ink, textWidth) : undefined,
+  ]);
+  const layers = [
+    headline && { ...headline, top: Math.max(0, Math.round(height * 0.5 + short * 0.17 - headline.height)) },
+    small && { ...small, top: Math.round(height * 0.5 + short * 0.25) },
+  ]
+    .filter((layer) => layer !== undefined)
+    // A layer never reaches past the picture's edges.
+    .map((layer) => {
+      const rows = Math.min(layer.height, height - layer.top);
+      return { ...layer, height: rows, data: layer.data.subarray(0, rows * layer.width * 4) };
     })
-      .png()
-      .toBuffer({ resolveWithObject: true });
-    const top = Math.max(0, Math.round(height * 0.5 + short * 0.17 - headline.info.height));
-    layers.push({ input: headline.data, left: Math.round(width * 0.08), top });
-  }
-  if (caption?.trim()) {
-    const small = await sharp({
-      text: {
-        text: `<span foreground="${ink}">${escapeMarkup(clip(caption.trim(), 140))}</span>`,
-        fontfile: brandFontFile(font, "regular"),
-        font: `${BRAND_FONTS[font].family} ${Math.round(points * 0.42)}`,
-        width: textWidth,
-        dpi: 72,
-        rgba: true,
-        wrap: "word",
-        align: "left",
-      },
-    })
-      .png()
-      .toBuffer({ resolveWithObject: true });
-    layers.push({
-      input: small.data,
-      left: Math.round(width * 0.08),
-      top: Math.round(height * 0.5 + short * 0.25),
-    });
-  }
-  return sharp(Buffer.from(svg)).composite(layers).jpeg({ quality: 88, mozjpeg: true }).toBuffer();
+    .filter((layer) => layer.height > 0);
+  const encode = (data: Buffer) =>
+    sharp(data, { raw: { width, height, channels: 3 } })
+      .jpeg({ quality: 88 })
+      .toBuffer();
+  if (layers.length === 0) return encode(base.data);
+
+  // The band of whole rows the text covers, blended on its own and put back between the untouched rows.
+  const row = width * 3;
+  const top = Math.min(...layers.map((layer) => layer.top));
+  const bottom = Math.max(...layers.map((layer) => layer.top + layer.height));
+  const band = await sharp(base.data.subarray(top * row, bottom * row), {
+    raw: { width, height: bottom - top, channels: 3 },
+  })
+    .composite(
+      layers.map((layer) => ({
+        input: layer.data,
+        raw: { width: layer.width, height: layer.height, channels: 4 as const },
+        left,
+        top: layer.top - top,
+      })),
+    )
+    .removeAlpha()
+    .raw()
+    .toBuffer();
+  return encode(Buffer.concat([base.data.subarray(0, top * row), band, base.data.subarray(bottom * row)]));
 }
