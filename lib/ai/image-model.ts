@@ -3,6 +3,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { generateImage } from "ai";
 import { getEnv } from "@/lib/config";
 import { inAiSpan } from "@/lib/telemetry/tracing";
+import { providerFetch } from "./provider-fetch";
 
 /** True when media-plan images come from an image model (OpenAI, or a compatible server), not drawn locally. */
 export function hasImageModel() {
@@ -28,7 +29,11 @@ export async function generateModelImage(options: {
   signal?: AbortSignal;
 }): Promise<{ bytes: Uint8Array; model: string }> {
   const env = getEnv();
-  const provider = createOpenAI({ apiKey: env.OPENAI_API_KEY ?? "unused", baseURL: env.OPENAI_BASE_URL });
+  const provider = createOpenAI({
+    apiKey: env.OPENAI_API_KEY ?? "unused",
+    baseURL: env.OPENAI_BASE_URL,
+    fetch: providerFetch,
+  });
   const { image } = await inAiSpan("generateImage", env.IMAGE_MODEL, () =>
     generateImage({
       model: provider.image(env.IMAGE_MODEL),

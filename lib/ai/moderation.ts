@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { inAiSpan } from "@/lib/telemetry/tracing";
 import type { TextModelChoice } from "./model-choice";
+import { providerFetch } from "./provider-fetch";
 
 const OPENAI_BASE_URL = "https://api.openai.com/v1";
 const MODERATION_MODEL = "omni-moderation-latest";
@@ -39,7 +40,7 @@ async function moderate(
   const baseURL = (choice.baseURL ?? OPENAI_BASE_URL).replace(/\/+$/, "");
   let response: Response;
   try {
-    response = await fetch(`${baseURL}/moderations`, {
+    response = await providerFetch(`${baseURL}/moderations`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${choice.apiKey}` },
       body: JSON.stringify({ model: MODERATION_MODEL, input: texts }),

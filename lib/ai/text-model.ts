@@ -2,6 +2,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import type { LanguageModel } from "ai";
 import { LocalPostModel } from "./local/local-model";
 import type { TextModelChoice } from "./model-choice";
+import { providerFetch } from "./provider-fetch";
 
 /**
  * The AI SDK model for a choice. Hosted models speak Chat Completions, which OpenAI and the
@@ -12,9 +13,13 @@ export function openTextModel(choice: TextModelChoice): LanguageModel {
     case "local":
       return new LocalPostModel(choice.model);
     case "openai":
-      return createOpenAI({ apiKey: choice.apiKey }).chat(choice.model);
+      return createOpenAI({ apiKey: choice.apiKey, fetch: providerFetch }).chat(choice.model);
     case "openai-compatible":
       // Local servers ignore the key, but the SDK insists on one.
-      return createOpenAI({ baseURL: choice.baseURL, apiKey: choice.apiKey ?? "unused" }).chat(choice.model);
+      return createOpenAI({
+        baseURL: choice.baseURL,
+        apiKey: choice.apiKey ?? "unused",
+        fetch: providerFetch,
+      }).chat(choice.model);
   }
 }

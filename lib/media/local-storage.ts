@@ -25,6 +25,7 @@ export function localMediaStorage(root = path.join(config.dataDir, "media")): Me
       try {
         // A file is copied in one call (the kernel's copy, a reflink where the file system has them).
         if (typeof source === "string") await fs.promises.copyFile(source, temp);
+        else if (Buffer.isBuffer(source)) await fs.promises.writeFile(temp, source);
         else
           await pipeline(
             source instanceof Readable ? source : Readable.from([source]),
