@@ -8,8 +8,8 @@ import { type DraftOutput, draftOutput } from "./draft-output";
 
 export type DraftCall = { output: DraftOutput; inputTokens?: number; outputTokens?: number };
 
-// Built once: the AI SDK derives the JSON schema from the zod schema when the output spec is made.
-const DRAFT_OUTPUT = Output.object({ schema: draftOutput, name: "post_draft" });
+// Built once, for the whole and the streamed call: the AI SDK derives the JSON schema from the zod schema when the output spec is made.
+export const DRAFT_OUTPUT = Output.object({ schema: draftOutput, name: "post_draft" });
 
 /**
  * The built-in model is called directly through its LanguageModelV3 interface (`doGenerate` with a JSON

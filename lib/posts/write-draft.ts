@@ -1,4 +1,4 @@
-import { type DeepPartial, Output, streamText } from "ai";
+import { type DeepPartial, streamText } from "ai";
 import type { PostBrief } from "@/lib/ai/brief-block";
 import type { DraftExamples } from "@/lib/ai/examples-block";
 import type { TextModelChoice } from "@/lib/ai/model-choice";
@@ -8,9 +8,9 @@ import { ApiError } from "@/lib/errors/api-error";
 import { log } from "@/lib/log";
 import { aiTelemetry } from "@/lib/telemetry/tracing";
 import { briefPrompt } from "./brief-prompt";
-import { callDraftModel } from "./call-draft-model";
+import { callDraftModel, DRAFT_OUTPUT } from "./call-draft-model";
 import { channelRuleIssues, type PostContent, repairDraft } from "./channel-rules";
-import { type DraftOutput, draftOutput } from "./draft-output";
+import type { DraftOutput } from "./draft-output";
 import { type ModerationFlag, moderateContent, moderationError } from "./moderate-content";
 
 /** Model calls per draft: the first try and two more. Each is bounded by the choice's timeout. */
@@ -63,7 +63,7 @@ async function streamModel({
     model: openTextModel(choice),
     system,
     prompt,
-    output: Output.object({ schema: draftOutput, name: "post_draft" }),
+    output: DRAFT_OUTPUT,
     seed,
     maxRetries: 0,
     timeout: choice.timeoutMs,
