@@ -193,6 +193,8 @@ export async function startApp(options: {
     RATE_LIMIT_VIDEO_PER_MINUTE: "100000",
     RATE_LIMIT_IMAGE_PER_MINUTE: "100000",
     VIDEO_MONTHLY_QUOTA: "100000",
+    // What scripts/start.mjs and the image give the server (the bench starts `next start` itself, for --cpu-prof).
+    MALLOC_ARENA_MAX: "2",
     ...options.env,
   };
   // PostgreSQL is migrated as a deploy does it (`npm run db:migrate`); a production server migrates only PGlite.

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newUser } from "./support/auth";
@@ -37,11 +38,18 @@ describe("a web process stopped with SIGTERM (next start, inline worker)", () =>
   let server: TestServer;
   let token: string;
   beforeAll(async () => {
-    server = await startTestServer();
+    // Started with no malloc arena limit of its own: scripts/start.mjs sets it.
+    server = await startTestServer({ env: { MALLOC_ARENA_MAX: undefined } });
     ({ token } = await newUser(server.url));
   });
   afterAll(async () => {
     await server?.stop();
+  });
+
+  it("runs with two malloc arenas, in the process it was started as (npm start re-executes itself once)", () => {
+    // The pid spawned is the server's: a child process would hold the limit, not this one.
+    const environ = fs.readFileSync(`/proc/${server.child.pid}/environ`, "utf8").split("\0");
+    expect(environ).toContain("MALLOC_ARENA_MAX=2");
   });
 
   it("keeps an idle connection open past Node's 5 s default, so a client reusing it is not reset", async () => {

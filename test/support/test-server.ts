@@ -76,7 +76,6 @@ export async function waitForHealth(url: string, child: ChildProcess, timeoutMs 
   throw new Error(`The server at ${url} did not become healthy in ${timeoutMs} ms.`);
 }
 
-/** `npm start` as a deploy runs it (scripts/start.mjs: the configuration check, then `next start`), as plain node. */
 /** Waits until the server answers anything at all (any status). */
 export async function waitForListening(url: string, child: ChildProcess, timeoutMs = 90_000) {
   const deadline = Date.now() + timeoutMs;
@@ -92,6 +91,7 @@ export async function waitForListening(url: string, child: ChildProcess, timeout
   throw new Error(`The server at ${url} did not answer in ${timeoutMs} ms.`);
 }
 
+/** `npm start` as a deploy runs it (scripts/start.mjs: the configuration check, then `next start`), as plain node. */
 export function spawnNext(port: number, env: Record<string, string | undefined>) {
   return spawn(process.execPath, [path.join(ROOT, "scripts/start.mjs"), "-p", String(port)], {
     cwd: ROOT,
