@@ -152,7 +152,7 @@ async function main() {
         const analytics = await measure(
           browser,
           `${app.url}/brands/${brandId}/analytics`,
-          () => document.querySelectorAll(".recharts-surface").length >= 2,
+          () => document.querySelectorAll("[data-testid=series-chart]").length >= 2,
           0,
           signIn,
         );
