@@ -28,9 +28,8 @@ import {
   zonedToUtc,
 } from "@/lib/contracts/time-zone";
 import { type FreeSlot, useFreeSlots } from "./calendar-free-slots";
-import { publicationChannelLabel, useChannels } from "./channels-panel";
 import { PlatformIcon } from "./platform-icon";
-import { STATUS_STYLES } from "./publish-panel";
+import { publicationChannelLabel, STATUS_STYLES, useChannels } from "./publishing-basics";
 import { CancelPublicationForm } from "./scheduled-actions";
 
 const WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
