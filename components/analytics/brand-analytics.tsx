@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import type { z } from "zod";
 import { Button, Card, ErrorNotice } from "@/components/ui/primitives";
 import { authorizedFetch, callApi } from "@/lib/client/api-client";
@@ -28,12 +28,9 @@ const PAGE_SIZE = 5;
 
 const dayMinus = (day: string, days: number) =>
   new Date(Date.parse(`${day}T00:00:00Z`) - days * 86_400_000).toISOString().slice(0, 10);
-const shortDay = (day: string) =>
-  new Date(`${day}T00:00:00Z`).toLocaleDateString("en-GB", {
-    day: "numeric",
-    month: "short",
-    timeZone: "UTC",
-  });
+// Made once: toLocaleDateString makes a formatter per call (a year is 365 days, per chart).
+const SHORT_DAY = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
+const shortDay = (day: string) => SHORT_DAY.format(new Date(`${day}T00:00:00Z`));
 
 function change(current: number | null, previous: number | null) {
   if (current === null || previous === null || previous === 0) return null;
@@ -187,26 +184,36 @@ export function BrandAnalytics({ brandId }: { brandId: string }) {
     placeholderData: (previous) => previous,
   });
   const data = analytics.data;
-  const daily = (data?.daily ?? []).map((day) => ({
-    label: shortDay(day.day),
-    views: day.views,
-    reach: day.reach,
-    interactions: day.interactions,
-    engagementRate: day.engagementRate,
-    posts: day.posts,
-  }));
-  const followerChannels = [...new Set((data?.followers ?? []).map((row) => row.channelId))];
+  // The charts' points, once per answer (a new array each render would redraw every chart).
+  const daily = useMemo(
+    () =>
+      (data?.daily ?? []).map((day) => ({
+        label: shortDay(day.day),
+        views: day.views,
+        reach: day.reach,
+        interactions: day.interactions,
+        engagementRate: day.engagementRate,
+        posts: day.posts,
+      })),
+    [data?.daily],
+  );
+  const { followerChannels, followers } = useMemo(() => {
+    // A row per channel and day: grouped by day in one pass, the days in order.
+    const byDay = new Map<string, Record<string, number>>();
+    for (const row of data?.followers ?? []) {
+      const day = byDay.get(row.day) ?? {};
+      day[row.channelId] = row.count;
+      byDay.set(row.day, day);
+    }
+    return {
+      followerChannels: [...new Set((data?.followers ?? []).map((row) => row.channelId))],
+      followers: [...byDay.keys()].sort().map((day) => ({ label: shortDay(day), ...byDay.get(day) })),
+    };
+  }, [data?.followers]);
   const channelName = (id: string) => {
     const channel = channels.data?.items.find((item) => item.channelId === id);
     return channel ? `${CHANNEL_NAMES[channel.channel]} · ${channel.accountName}` : id;
   };
-  const followerDays = [...new Set((data?.followers ?? []).map((row) => row.day))].sort();
-  const followers = followerDays.map((day) => ({
-    label: shortDay(day),
-    ...Object.fromEntries(
-      (data?.followers ?? []).filter((row) => row.day === day).map((row) => [row.channelId, row.count]),
-    ),
-  }));
   const pages = data ? Math.max(1, Math.ceil(data.topPosts.total / PAGE_SIZE)) : 1;
 
   return (

@@ -8,10 +8,12 @@ const SeriesChart = dynamic(() => import("./series-chart"), {
   loading: () => <div className="h-full w-full animate-pulse rounded-lg bg-slate-100" />,
 });
 
+// Made once: toLocaleString makes a formatter per call, and a page shows hundreds of numbers.
+const COUNT = new Intl.NumberFormat("en-US");
 export const formatCount = (value: number | null | undefined) =>
-  typeof value === "number" ? value.toLocaleString("en-US") : "—";
+  typeof value === "number" ? COUNT.format(value) : "—";
 export const formatRate = (value: number | null | undefined) =>
-  typeof value === "number" ? `${(Math.round(value * 1000) / 10).toLocaleString("en-US")}%` : "—";
+  typeof value === "number" ? `${COUNT.format(Math.round(value * 1000) / 10)}%` : "—";
 
 /**
  * A titled chart and, for screen readers and anyone who prefers numbers, the same data as a table behind

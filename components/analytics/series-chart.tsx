@@ -1,13 +1,70 @@
 "use client";
 
-import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { type PointerEvent, useLayoutEffect, useRef, useState } from "react";
 
 export type ChartSeries = { key: string; name: string; color: string };
 export type ChartPoint = { label: string } & Record<string, number | string | null>;
 
+/** The plot inside the chart: the Y axis's labels on the left, the X axis's below. */
+const MARGIN = { top: 8, right: 12, bottom: 30, left: 44 };
+const TICK = 6;
+const FONT = 11;
+/** Space kept between two X labels (an estimate of the labels' width, at 11 px, plus this). */
+const LABEL_GAP = 24;
+const AXIS = "#666";
+const TEXT = "#475569";
+const GRID = "#e2e8f0";
+
+/** A "nice" step (1, 2, 2.5 or 5 times a power of ten) for about four intervals up to `max`. */
+function yTicks(max: number, decimals: boolean) {
+  const top = max > 0 ? max : 1;
+  const rough = top / 4;
+  const power = 10 ** Math.floor(Math.log10(rough));
+  let step = ([1, 2, 2.5, 5, 10].find((factor) => factor * power >= rough) ?? 10) * power;
+  if (!decimals) step = Math.max(1, Math.ceil(step));
+  const ticks = [0];
+  while (ticks[ticks.length - 1] < top - 1e-9) ticks.push(Number((ticks.length * step).toPrecision(12)));
+  return ticks;
+}
+
+/** A monotone cubic through the points (no overshoot between two values: d3's curveMonotoneX). */
+function monotonePath(points: [number, number][]) {
+  const n = points.length;
+  if (n < 2) return "";
+  if (n === 2) return `M${points[0][0]},${points[0][1]}L${points[1][0]},${points[1][1]}`;
+  const tangents = new Array<number>(n);
+  for (let i = 1; i < n - 1; i++) {
+    const [x0, y0] = points[i - 1];
+    const [x1, y1] = points[i];
+    const [x2, y2] = points[i + 1];
+    const h0 = x1 - x0;
+    const h1 = x2 - x1;
+    const s0 = (y1 - y0) / h0;
+    const s1 = (y2 - y1) / h1;
+    const p = (s0 * h1 + s1 * h0) / (h0 + h1);
+    tangents[i] =
+      (Math.sign(s0) + Math.sign(s1)) * Math.min(Math.abs(s0), Math.abs(s1), 0.5 * Math.abs(p)) || 0;
+  }
+  const end = (a: [number, number], b: [number, number], t: number) =>
+    (3 * (b[1] - a[1])) / (b[0] - a[0]) / 2 - t / 2;
+  tangents[0] = end(points[0], points[1], tangents[1]);
+  tangents[n - 1] = end(points[n - 2], points[n - 1], tangents[n - 2]);
+  let path = `M${points[0][0]},${points[0][1]}`;
+  for (let i = 1; i < n; i++) {
+    const [x0, y0] = points[i - 1];
+    const [x1, y1] = points[i];
+    const dx = (x1 - x0) / 3;
+    path += `C${x0 + dx},${y0 + dx * tangents[i - 1]},${x1 - dx},${y1 - dx * tangents[i]},${x1},${y1}`;
+  }
+  return path;
+}
+
 /**
- * A small line chart (recharts), loaded on its own (next/dynamic) so pages without charts never load it.
- * Hidden from assistive technology: every chart is shown beside a table of the same numbers.
+ * A small line chart, drawn as plain SVG: a grid, the axes, a monotone line per series (gaps joined), dots
+ * when there are 31 points or fewer, and on hover a cursor with the point's values. Loaded on its own
+ * (chart-block.tsx, next/dynamic) so pages without charts never load it; a chart draws in a millisecond or
+ * two, where a chart library's first draw took a long task. Hidden from assistive technology: every chart is
+ * shown beside a table of the same numbers.
  */
 export default function SeriesChart({
   data,
@@ -20,40 +77,149 @@ export default function SeriesChart({
   height: number;
   percent?: boolean;
 }) {
+  const box = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+  const [active, setActive] = useState<number | null>(null);
+  useLayoutEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    setWidth(Math.floor(element.getBoundingClientRect().width));
+    const observer = new ResizeObserver(([entry]) => {
+      if (entry) setWidth(Math.floor(entry.contentRect.width));
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+
+  const left = MARGIN.left;
+  const right = Math.max(left + 1, width - MARGIN.right);
+  const top = MARGIN.top;
+  const bottom = height - MARGIN.bottom;
+  const n = data.length;
+  const xAt = (index: number) => (n > 1 ? left + (index * (right - left)) / (n - 1) : (left + right) / 2);
+  const format = (value: number) => (percent ? `${Math.round(value * 1000) / 10}%` : value.toLocaleString());
+
+  // A year is 365 points a line: computing them is well under a millisecond, so it is not memoised.
+  const chart = (() => {
+    const values = data.flatMap((point) =>
+      series.map((line) => point[line.key]).filter((value): value is number => typeof value === "number"),
+    );
+    const ticks = yTicks(Math.max(0, ...values), percent);
+    const max = ticks[ticks.length - 1];
+    const yAt = (value: number) => bottom - (value / max) * (bottom - top);
+    // X labels from the last one back, each far enough from the one after it; the last stays inside.
+    const labelWidth = (label: string) => label.length * FONT * 0.55;
+    const shown: number[] = [];
+    for (let index = n - 1; index >= 0; index--) {
+      const previous = shown[shown.length - 1];
+      const room =
+        (labelWidth(data[index].label) + (previous === undefined ? 0 : labelWidth(data[previous].label))) / 2;
+      if (previous === undefined || xAt(previous) - xAt(index) >= room + LABEL_GAP) shown.push(index);
+    }
+    const lines = series.map((line) => {
+      const points = data.flatMap((point, index): [number, number][] => {
+        const value = point[line.key];
+        return typeof value === "number" ? [[xAt(index), yAt(value)]] : [];
+      });
+      return { ...line, points, path: monotonePath(points), dots: points.length <= 31 };
+    });
+    return { ticks, yAt, shown: shown.reverse(), lines, labelWidth };
+  })();
+
+  const point = (event: PointerEvent<SVGSVGElement>) => {
+    if (n === 0) return;
+    const x = event.clientX - event.currentTarget.getBoundingClientRect().left;
+    const index = n > 1 ? Math.round(((x - left) * (n - 1)) / (right - left)) : 0;
+    setActive(Math.min(n - 1, Math.max(0, index)));
+  };
+  const hovered = active === null ? undefined : data[active];
+
   return (
-    <div aria-hidden="true" style={{ width: "100%", height }}>
-      <ResponsiveContainer>
-        <LineChart data={data} accessibilityLayer={false} margin={{ top: 8, right: 12, left: 0, bottom: 0 }}>
-          <CartesianGrid stroke="#e2e8f0" strokeDasharray="3 3" />
-          <XAxis dataKey="label" tick={{ fontSize: 11, fill: "#475569" }} minTickGap={24} />
-          <YAxis
-            tick={{ fontSize: 11, fill: "#475569" }}
-            width={44}
-            allowDecimals={percent}
-            tickFormatter={(value: number) =>
-              percent ? `${Math.round(value * 1000) / 10}%` : value.toLocaleString()
-            }
-          />
-          <Tooltip
-            formatter={(value) =>
-              typeof value === "number" && percent ? `${Math.round(value * 1000) / 10}%` : String(value)
-            }
-          />
-          {series.map((line) => (
-            <Line
-              key={line.key}
-              type="monotone"
-              dataKey={line.key}
-              name={line.name}
-              stroke={line.color}
-              strokeWidth={2}
-              dot={data.filter((point) => typeof point[line.key] === "number").length <= 31}
-              connectNulls
-              isAnimationActive={false}
-            />
+    <div ref={box} aria-hidden="true" className="relative" style={{ width: "100%", height }}>
+      {width > 0 && (
+        <svg
+          width={width}
+          height={height}
+          data-testid="series-chart"
+          className="block touch-pan-y select-none"
+          onPointerMove={point}
+          onPointerDown={point}
+          onPointerLeave={() => setActive(null)}
+        >
+          <g stroke={GRID} strokeDasharray="3 3">
+            {chart.ticks.map((tick) => (
+              <line key={tick} x1={left} x2={right} y1={chart.yAt(tick)} y2={chart.yAt(tick)} />
+            ))}
+            {chart.shown.map((index) => (
+              <line key={index} x1={xAt(index)} x2={xAt(index)} y1={top} y2={bottom} />
+            ))}
+          </g>
+          <g fontSize={FONT} fill={TEXT}>
+            <line x1={left} x2={left} y1={top} y2={bottom} stroke={AXIS} />
+            {chart.ticks.map((tick) => (
+              <g key={tick}>
+                <line x1={left - TICK} x2={left} y1={chart.yAt(tick)} y2={chart.yAt(tick)} stroke={AXIS} />
+                <text x={left - TICK - 2} y={chart.yAt(tick)} dy="0.355em" textAnchor="end">
+                  {format(tick)}
+                </text>
+              </g>
+            ))}
+            <line x1={left} x2={right} y1={bottom} y2={bottom} stroke={AXIS} />
+            {chart.shown.map((index) => {
+              const half = chart.labelWidth(data[index].label) / 2;
+              return (
+                <g key={index}>
+                  <line x1={xAt(index)} x2={xAt(index)} y1={bottom} y2={bottom + TICK} stroke={AXIS} />
+                  <text
+                    x={Math.min(width - half, Math.max(half, xAt(index)))}
+                    y={bottom + TICK + 2}
+                    dy="0.71em"
+                    textAnchor="middle"
+                  >
+                    {data[index].label}
+                  </text>
+                </g>
+              );
+            })}
+          </g>
+          {active !== null && <line x1={xAt(active)} x2={xAt(active)} y1={top} y2={bottom} stroke="#ccc" />}
+          {chart.lines.map((line) => (
+            <g key={line.key}>
+              <path d={line.path} fill="none" stroke={line.color} strokeWidth={2} />
+              {line.dots &&
+                line.points.map(([x, y]) => (
+                  <circle key={x} cx={x} cy={y} r={3} fill="#fff" stroke={line.color} strokeWidth={2} />
+                ))}
+              {hovered && typeof hovered[line.key] === "number" && active !== null && (
+                <circle
+                  cx={xAt(active)}
+                  cy={chart.yAt(hovered[line.key] as number)}
+                  r={4}
+                  fill={line.color}
+                  stroke="#fff"
+                  strokeWidth={2}
+                />
+              )}
+            </g>
           ))}
-        </LineChart>
-      </ResponsiveContainer>
+        </svg>
+      )}
+      {hovered && active !== null && (
+        <div
+          className="pointer-events-none absolute top-2 z-10 whitespace-nowrap border border-[#ccc] bg-white p-2.5 text-sm"
+          style={xAt(active) > width / 2 ? { right: width - xAt(active) + 10 } : { left: xAt(active) + 10 }}
+        >
+          <p>{hovered.label}</p>
+          {series.map((line) => {
+            const value = hovered[line.key];
+            return typeof value === "number" ? (
+              <p key={line.key} className="pt-1" style={{ color: line.color }}>
+                {line.name} : {format(value)}
+              </p>
+            ) : null;
+          })}
+        </div>
+      )}
     </div>
   );
 }

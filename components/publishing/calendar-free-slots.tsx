@@ -6,7 +6,7 @@ import { getChannelSchedule } from "@/lib/client/operations";
 import type { ChannelConnectionView, PublicationView } from "@/lib/contracts/publishing";
 import { slotInstants, slotMinute } from "@/lib/contracts/slot-times";
 import { formatInZone, formatTimeInZone, zonedDayKey, zonedParts } from "@/lib/contracts/time-zone";
-import { scheduleQueryKey } from "./channel-schedule";
+import { scheduleQueryKey } from "./publishing-basics";
 
 export type FreeSlot = {
   key: string;

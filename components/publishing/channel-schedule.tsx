@@ -9,10 +9,9 @@ import type { BestTimes } from "@/lib/contracts/best-times";
 import type { ScheduleSlot } from "@/lib/contracts/posting-schedule";
 import { MAX_SCHEDULE_SLOTS } from "@/lib/contracts/schedule-rules";
 import { formatInZone } from "@/lib/contracts/time-zone";
+import { scheduleQueryKey } from "./publishing-basics";
 
 export const WEEKDAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
-
-export const scheduleQueryKey = (channelId: string) => ["channel-schedule", channelId] as const;
 
 /** A channel's posting schedule, its next free slot and its best times. */
 export function useChannelSchedule(channelId: string | undefined) {

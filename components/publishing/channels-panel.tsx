@@ -1,20 +1,14 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Button, Card, ErrorNotice, Field, TextInput } from "@/components/ui/primitives";
 import { ApiClientError, callApi } from "@/lib/client/api-client";
-import { connectChannel, disconnectChannel, listChannels, updateChannel } from "@/lib/client/operations";
+import { connectChannel, disconnectChannel, updateChannel } from "@/lib/client/operations";
 import { nativeLanguageName } from "@/lib/contracts/language-tags";
-import type { ChannelConnectionView, PublicationView } from "@/lib/contracts/publishing";
 import { ChannelScheduleEditor } from "./channel-schedule";
 import { OAuthConnectButton } from "./oauth-connect-button";
-
-export const PLATFORM_LABELS = {
-  telegram: "Telegram",
-  linkedin: "LinkedIn",
-  instagram: "Instagram",
-} as const;
+import { channelsQueryKey, PLATFORM_LABELS, useChannels } from "./publishing-basics";
 
 /**
  * Which OAuth platforms this server has a client for, and whether LinkedIn also connects company pages (the
@@ -53,28 +47,6 @@ export function ChannelAvatar({ url, size }: { url: string | null; size: 24 | 32
       className={`${size === 32 ? "h-8 w-8" : "h-6 w-6"} shrink-0 rounded-full object-cover`}
     />
   );
-}
-
-/** Where a publication goes, as people read it: its connection's name and platform, else the platform. */
-export function publicationChannelLabel(
-  connections: ChannelConnectionView[] | undefined,
-  { channelId, channel }: Pick<PublicationView, "channelId" | "channel">,
-) {
-  const connection = connections?.find((item) => item.channelId === channelId);
-  return connection
-    ? `${connection.accountName} (${PLATFORM_LABELS[connection.channel]})`
-    : PLATFORM_LABELS[channel];
-}
-
-export const channelsQueryKey = (brandId: string) => ["channels", brandId] as const;
-
-export function useChannels(brandId: string | null) {
-  return useQuery({
-    queryKey: channelsQueryKey(brandId ?? ""),
-    enabled: Boolean(brandId),
-    queryFn: async ({ signal }) =>
-      (await callApi(listChannels, { query: { brandId: brandId as string }, signal })).data.items,
-  });
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Channel } from "@/lib/contracts/post-rules";
-import { PLATFORM_LABELS } from "./channels-panel";
+import { PLATFORM_LABELS } from "./publishing-basics";
 
 /** Each platform's mark: its colour and a glyph, small enough for a calendar chip. */
 const MARKS: Record<Channel, { className: string; glyph: string }> = {

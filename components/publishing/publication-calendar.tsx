@@ -2,7 +2,16 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { type DragEvent, Fragment, useEffect, useRef, useState, useSyncExternalStore } from "react";
+import {
+  type DragEvent,
+  Fragment,
+  useDeferredValue,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from "react";
 import { Button, ErrorNotice } from "@/components/ui/primitives";
 import { callApi } from "@/lib/client/api-client";
 import { listPublications, reschedulePublication } from "@/lib/client/operations";
@@ -19,9 +28,8 @@ import {
   zonedToUtc,
 } from "@/lib/contracts/time-zone";
 import { type FreeSlot, useFreeSlots } from "./calendar-free-slots";
-import { publicationChannelLabel, useChannels } from "./channels-panel";
 import { PlatformIcon } from "./platform-icon";
-import { STATUS_STYLES } from "./publish-panel";
+import { publicationChannelLabel, STATUS_STYLES, useChannels } from "./publishing-basics";
 import { CancelPublicationForm } from "./scheduled-actions";
 
 const WEEKDAYS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"];
@@ -72,13 +80,21 @@ function range(view: "month" | "week", anchor: string) {
   return { start, days: dayDiff(start, weekStart(last)) + 7 };
 }
 
-const dayLabel = (key: string) =>
-  new Intl.DateTimeFormat("en-GB", {
-    timeZone: "UTC",
-    weekday: "long",
-    day: "numeric",
-    month: "long",
-  }).format(keyDate(key));
+// Made once: making an Intl.DateTimeFormat costs far more than using it (a month titles 35 days per render).
+const DAY_LABEL = new Intl.DateTimeFormat("en-GB", {
+  timeZone: "UTC",
+  weekday: "long",
+  day: "numeric",
+  month: "long",
+});
+const MONTH_TITLE = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", month: "long", year: "numeric" });
+const WEEK_TITLE = new Intl.DateTimeFormat("en-GB", {
+  timeZone: "UTC",
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+});
+const dayLabel = (key: string) => DAY_LABEL.format(keyDate(key));
 
 type Moving = { publication: PublicationView; day: string };
 /** A publication as the calendar's list gives it: with its post's name. */
@@ -256,6 +272,31 @@ function MoveForm({
   );
 }
 
+/** Month rows (weeks) whose chips draw with the month; the rest follow, a row a frame. */
+const FIRST_ROWS = 2;
+/**
+ * How many of the month's rows show their chips: FIRST_ROWS when `grid` (the brand's month, once its posts are
+ * there) is new, then one more per frame, each after the frame before is painted. A busy month's first layout
+ * and paint of two hundred chips was one long task; a row at a time, each is short, and the rows on screen
+ * come first. A refetch or a move keeps the rows drawn.
+ */
+function useRowsDrawn(grid: string | null, rows: number) {
+  const [drawn, setDrawn] = useState({ grid, rows: FIRST_ROWS });
+  const current = drawn.grid === grid ? drawn.rows : FIRST_ROWS;
+  useEffect(() => {
+    if (grid === null || current >= rows) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => setDrawn({ grid, rows: current + 1 }), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [grid, current, rows]);
+  return current;
+}
+
 /** Below Tailwind's `sm` (640 px): the phone layout, whose list of every post the wider grid does not need. */
 const NARROW = "(max-width: 639.98px)";
 const subscribeNarrow = (onChange: () => void) => {
@@ -347,22 +388,32 @@ export function PublicationCalendar() {
     reschedule.mutate({ publication, day });
   };
 
+  // The month's posts draw in a deferred render, which React splits into short tasks (a query's own update
+  // renders in one): the grid and the skeleton stay until they are ready.
+  const items = useDeferredValue(publications.data?.items);
   const freeSlots = useFreeSlots({
     channels: channels.data,
-    publications: publications.data?.items,
+    publications: items,
     timeZone,
     from,
     to,
   });
   const freeByDay = new Map<string, FreeSlot[]>();
   for (const slot of freeSlots) freeByDay.set(slot.day, [...(freeByDay.get(slot.day) ?? []), slot]);
-  const byDay = new Map<string, CalendarPublication[]>();
-  for (const publication of publications.data?.items ?? []) {
-    const key = zonedDayKey(new Date(publication.publishAt), timeZone);
-    const list = byDay.get(key);
-    if (list) list.push(publication);
-    else byDay.set(key, [publication]);
-  }
+  // The posts by day and the hours that have posts, once per list (not on every drag-over or menu).
+  const { byDay, postHours } = useMemo(() => {
+    const byDay = new Map<string, CalendarPublication[]>();
+    const postHours = new Set<number>();
+    for (const publication of items ?? []) {
+      const at = new Date(publication.publishAt);
+      const key = zonedDayKey(at, timeZone);
+      const list = byDay.get(key);
+      if (list) list.push(publication);
+      else byDay.set(key, [publication]);
+      postHours.add(zonedParts(at, timeZone).hour);
+    }
+    return { byDay, postHours: [...postHours] };
+  }, [items, timeZone]);
   const channelLanguage = new Map(
     (channels.data ?? []).map((channel) => [channel.channelId, channel.language]),
   );
@@ -373,11 +424,7 @@ export function PublicationCalendar() {
     setAnchorKey(dateKey(next));
   };
   const title =
-    view === "month"
-      ? new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", month: "long", year: "numeric" }).format(
-          keyDate(anchor),
-        )
-      : `Week of ${new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", day: "numeric", month: "short", year: "numeric" }).format(keyDate(start))}`;
+    view === "month" ? MONTH_TITLE.format(keyDate(anchor)) : `Week of ${WEEK_TITLE.format(keyDate(start))}`;
   const findDragged = (event: DragEvent) => {
     const id = event.dataTransfer.getData(DRAG_TYPE) || dragging;
     return publications.data?.items.find((item) => item.publicationId === id);
@@ -427,15 +474,15 @@ export function PublicationCalendar() {
       }}
     />
   );
+  const rowsDrawn = useRowsDrawn(
+    items && view === "month" ? `${brand?.brandId} ${start}` : null,
+    Math.ceil(days / 7),
+  );
   // The week's hours: 08:00-20:00, widened to any hour that has a post.
-  const postHours = [
-    ...(publications.data?.items ?? []).map(
-      (publication) => zonedParts(new Date(publication.publishAt), timeZone).hour,
-    ),
-    ...freeSlots.map((slot) => slot.hour),
-  ];
-  const firstHour = Math.min(8, ...postHours);
-  const lastHour = Math.max(20, ...postHours);
+  const busyHours = [...postHours, ...freeSlots.map((slot) => slot.hour)];
+  const firstHour = Math.min(8, ...busyHours);
+  const lastHour = Math.max(20, ...busyHours);
+  const loading = items === undefined && !publications.error;
   const hours = Array.from({ length: lastHour - firstHour + 1 }, (_, index) => firstHour + index);
 
   if (brands.isPending) return <div aria-busy className="h-96 animate-pulse rounded-xl bg-slate-100" />;
@@ -554,7 +601,7 @@ export function PublicationCalendar() {
           />
         </div>
       )}
-      {publications.data && publications.data.items.length === 0 && (
+      {items && items.length === 0 && (
         <p className="text-sm text-slate-600" data-testid="calendar-empty">
           Nothing scheduled or published in this {view}. Publish a post from the studio.
         </p>
@@ -581,6 +628,7 @@ export function PublicationCalendar() {
             const key = addDays(start, index);
             const items = byDay.get(key) ?? [];
             const outside = view === "month" && key.slice(0, 7) !== anchor.slice(0, 7);
+            const chips = view === "month" && !narrow && Math.floor(index / 7) < rowsDrawn;
             return (
               <div
                 key={key}
@@ -595,10 +643,10 @@ export function PublicationCalendar() {
                 >
                   {Number(key.slice(8))}
                 </div>
-                {publications.isPending && index === 0 && (
-                  <div className="h-4 animate-pulse rounded bg-slate-100" />
-                )}
-                {(items.length > 0 || freeByDay.has(key)) && (
+                {loading && index === 0 && <div className="h-4 animate-pulse rounded bg-slate-100" />}
+                {/* A phone's dots and a wider screen's chips: each drawn only at its width (a month of a
+                    thousand posts is a thousand dots or two hundred chips nobody sees at the other). */}
+                {narrow && (items.length > 0 || freeByDay.has(key)) && (
                   <div className="flex flex-wrap gap-1 sm:hidden" aria-hidden>
                     {items.map((publication) => (
                       <span
@@ -611,9 +659,8 @@ export function PublicationCalendar() {
                     ))}
                   </div>
                 )}
-                {view === "month" &&
-                  (openDays.has(key) ? items : items.slice(0, DAY_CHIPS)).map(item(index % 7))}
-                {view === "month" && items.length > DAY_CHIPS && !openDays.has(key) && (
+                {chips && (openDays.has(key) ? items : items.slice(0, DAY_CHIPS)).map(item(index % 7))}
+                {chips && items.length > DAY_CHIPS && !openDays.has(key) && (
                   <button
                     type="button"
                     data-testid="calendar-more"
@@ -677,7 +724,7 @@ export function PublicationCalendar() {
                       {...dropTarget(key)}
                       className={`min-h-12 space-y-1 p-1 ${key === today ? "bg-brand-50/40" : "bg-white"} ${dropOutline(key)}`}
                     >
-                      {publications.isPending && index === 0 && hour === firstHour && (
+                      {loading && index === 0 && hour === firstHour && (
                         <div className="h-4 animate-pulse rounded bg-slate-100" />
                       )}
                       {items.map(item(index))}
@@ -690,7 +737,7 @@ export function PublicationCalendar() {
           </div>
         </div>
       )}
-      {narrow && publications.data && publications.data.items.length > 0 && (
+      {narrow && items && items.length > 0 && (
         // On a phone the grid scrolls sideways and drag and drop does not work by touch: the same posts as a list.
         <section aria-labelledby="calendar-agenda-title" className="space-y-2 sm:hidden">
           <h3 id="calendar-agenda-title" className="text-sm font-semibold text-slate-700">

@@ -13,23 +13,21 @@ import type { ChannelConnectionView, PublicationView } from "@/lib/contracts/pub
 import { PUBLICATION_WINDOW_MAX_DAYS } from "@/lib/contracts/publishing-rules";
 import { nextBestTime } from "@/lib/contracts/slot-times";
 import { formatInZone, fromZonedInputValue } from "@/lib/contracts/time-zone";
-import { bestTimesSource, scheduleQueryKey, useChannelSchedule } from "./channel-schedule";
-import { ChannelAvatar, PLATFORM_LABELS, publicationChannelLabel, useChannels } from "./channels-panel";
+import { bestTimesSource, useChannelSchedule } from "./channel-schedule";
+import { ChannelAvatar } from "./channels-panel";
 import { MissingImagesNotice } from "./missing-images-notice";
 import { OAuthConnectButton } from "./oauth-connect-button";
+import {
+  PLATFORM_LABELS,
+  publicationChannelLabel,
+  STATUS_STYLES,
+  scheduleQueryKey,
+  useChannels,
+} from "./publishing-basics";
 import { ScheduledActions } from "./scheduled-actions";
 import { UnknownOutcomeActions } from "./unknown-outcome-actions";
 
 const FINAL = new Set(["published", "failed", "canceled"]);
-
-export const STATUS_STYLES: Record<PublicationView["status"], string> = {
-  scheduled: "bg-sky-50 text-sky-800 ring-sky-200",
-  held: "bg-violet-50 text-violet-800 ring-violet-200",
-  publishing: "bg-amber-50 text-amber-900 ring-amber-200",
-  published: "bg-emerald-50 text-emerald-800 ring-emerald-200",
-  failed: "bg-red-50 text-red-800 ring-red-200",
-  canceled: "bg-slate-100 text-slate-700 ring-slate-200",
-};
 
 export function PublicationStatus({ publication }: { publication: PublicationView }) {
   return (

@@ -36,8 +36,8 @@ export type ZonedParts = { year: number; month: number; day: number; hour: numbe
 
 const partsFormats = new Map<string, Intl.DateTimeFormat>();
 
-/** The wall-clock date and time of `date` in `timeZone` (month 1-12). */
-export function zonedParts(date: Date, timeZone: string): ZonedParts {
+/** The wall-clock parts straight from Intl (formatToParts: correct everywhere, but dear in a loop). */
+function intlParts(date: Date, timeZone: string): ZonedParts {
   let format = partsFormats.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat("en-US", {
@@ -58,6 +58,46 @@ export function zonedParts(date: Date, timeZone: string): ZonedParts {
     day: Number(parts.day),
     hour: Number(parts.hour) % 24,
     minute: Number(parts.minute),
+  };
+}
+
+const DAY_MS = 86_400_000;
+const MINUTE_MS = 60_000;
+const SINCE = Date.UTC(1973, 0, 1);
+/** The zone's offset from UTC (wall clock minus UTC, in ms) at an instant on a whole minute. */
+const offsetAt = (instant: number, timeZone: string) => {
+  const wall = intlParts(new Date(instant), timeZone);
+  return Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute) - instant;
+};
+/**
+ * Per zone, per UTC day: the offset when it is the same at the day's first and last minute (no DST change
+ * that day), else null. A calendar month asks for a thousand instants on some thirty days: two Intl calls a
+ * day instead of one per instant.
+ */
+const dayOffsets = new Map<string, number | null>();
+
+/** The wall-clock date and time of `date` in `timeZone` (month 1-12). */
+export function zonedParts(date: Date, timeZone: string): ZonedParts {
+  const time = date.getTime();
+  // Since 1973 every zone's offset is whole minutes (Monrovia kept -00:44:30 until 1972).
+  if (!(time >= SINCE)) return intlParts(date, timeZone);
+  const day = Math.floor(time / DAY_MS) * DAY_MS;
+  const key = `${timeZone} ${day}`;
+  let offset = dayOffsets.get(key);
+  if (offset === undefined) {
+    const first = offsetAt(day, timeZone);
+    offset = first === offsetAt(day + DAY_MS - MINUTE_MS, timeZone) ? first : null;
+    if (dayOffsets.size > 5000) dayOffsets.clear();
+    dayOffsets.set(key, offset);
+  }
+  if (offset === null) return intlParts(date, timeZone);
+  const wall = new Date(Math.floor(time / MINUTE_MS) * MINUTE_MS + offset);
+  return {
+    year: wall.getUTCFullYear(),
+    month: wall.getUTCMonth() + 1,
+    day: wall.getUTCDate(),
+    hour: wall.getUTCHours(),
+    minute: wall.getUTCMinutes(),
   };
 }
 
