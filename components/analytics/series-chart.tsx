@@ -1,5 +1,7 @@
 "use client";
 
+import { scaleLinear } from "d3-scale";
+import { curveMonotoneX, line } from "d3-shape";
 import { type PointerEvent, useLayoutEffect, useRef, useState } from "react";
 
 export type ChartSeries = { key: string; name: string; color: string };
@@ -15,55 +17,24 @@ const AXIS = "#666";
 const TEXT = "#475569";
 const GRID = "#e2e8f0";
 
-/** A "nice" step (1, 2, 2.5 or 5 times a power of ten) for about four intervals up to `max`. */
+/** About four "nice" Y ticks from 0 to at least `max` (whole numbers only, unless the values have decimals). */
 function yTicks(max: number, decimals: boolean) {
-  const top = max > 0 ? max : 1;
-  const rough = top / 4;
-  const power = 10 ** Math.floor(Math.log10(rough));
-  let step = ([1, 2, 2.5, 5, 10].find((factor) => factor * power >= rough) ?? 10) * power;
-  if (!decimals) step = Math.max(1, Math.ceil(step));
-  const ticks = [0];
-  while (ticks[ticks.length - 1] < top - 1e-9) ticks.push(Number((ticks.length * step).toPrecision(12)));
-  return ticks;
+  const ticks = scaleLinear()
+    .domain([0, max > 0 ? max : 1])
+    .nice(4)
+    .ticks(4);
+  return decimals ? ticks : ticks.filter(Number.isInteger);
 }
 
-/** A monotone cubic through the points (no overshoot between two values: d3's curveMonotoneX). */
-function monotonePath(points: [number, number][]) {
-  const n = points.length;
-  if (n < 2) return "";
-  if (n === 2) return `M${points[0][0]},${points[0][1]}L${points[1][0]},${points[1][1]}`;
-  const tangents = new Array<number>(n);
-  for (let i = 1; i < n - 1; i++) {
-    const [x0, y0] = points[i - 1];
-    const [x1, y1] = points[i];
-    const [x2, y2] = points[i + 1];
-    const h0 = x1 - x0;
-    const h1 = x2 - x1;
-    const s0 = (y1 - y0) / h0;
-    const s1 = (y2 - y1) / h1;
-    const p = (s0 * h1 + s1 * h0) / (h0 + h1);
-    tangents[i] =
-      (Math.sign(s0) + Math.sign(s1)) * Math.min(Math.abs(s0), Math.abs(s1), 0.5 * Math.abs(p)) || 0;
-  }
-  const end = (a: [number, number], b: [number, number], t: number) =>
-    (3 * (b[1] - a[1])) / (b[0] - a[0]) / 2 - t / 2;
-  tangents[0] = end(points[0], points[1], tangents[1]);
-  tangents[n - 1] = end(points[n - 2], points[n - 1], tangents[n - 2]);
-  let path = `M${points[0][0]},${points[0][1]}`;
-  for (let i = 1; i < n; i++) {
-    const [x0, y0] = points[i - 1];
-    const [x1, y1] = points[i];
-    const dx = (x1 - x0) / 3;
-    path += `C${x0 + dx},${y0 + dx * tangents[i - 1]},${x1 - dx},${y1 - dx * tangents[i]},${x1},${y1}`;
-  }
-  return path;
-}
+/** A monotone cubic through the points: no overshoot between two values. */
+const monotonePath = line().curve(curveMonotoneX);
 
 /**
- * A small line chart, drawn as plain SVG: a grid, the axes, a monotone line per series (gaps joined), dots
- * when there are 31 points or fewer, and on hover a cursor with the point's values. Loaded on its own
- * (chart-block.tsx, next/dynamic) so pages without charts never load it; a chart draws in a millisecond or
- * two, where a chart library's first draw took a long task. Hidden from assistive technology: every chart is
+ * A small line chart, drawn by React as SVG with d3's scale and curve: a grid, the axes, a monotone line per
+ * series (gaps joined), dots when there are 31 points or fewer, and on hover a cursor with the point's values.
+ * Loaded on its own (chart-block.tsx, next/dynamic) so pages without charts never load it. A chart draws in a
+ * millisecond or two, where recharts' first draw of a page's five charts was one long task (300+ ms, measuring
+ * its text through forced layouts; bench/notes.md). Hidden from assistive technology: every chart is
  * shown beside a table of the same numbers.
  */
 export default function SeriesChart({
@@ -121,7 +92,7 @@ export default function SeriesChart({
         const value = point[line.key];
         return typeof value === "number" ? [[xAt(index), yAt(value)]] : [];
       });
-      return { ...line, points, path: monotonePath(points), dots: points.length <= 31 };
+      return { ...line, points, path: monotonePath(points) ?? "", dots: points.length <= 31 };
     });
     return { ticks, yAt, shown: shown.reverse(), lines, labelWidth };
   })();
