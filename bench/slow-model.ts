@@ -1,8 +1,10 @@
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { type FakeOpenAI, startFakeOpenAI } from "../test/support/fake-openai";
+import readline from "node:readline";
 import { cpuMs, percentile, rssMb, sleep } from "./measure";
 import { summariseProfile } from "./profile";
 import { type AppSession, createBody, prepareSession } from "./scenarios";
@@ -10,10 +12,10 @@ import { type AppServer, type Running, startApp, startBaselineNext } from "./ser
 
 /**
  * Issue 44, goals 1 and 2: the app against a hosted model that takes its time, the OpenAI fake of the tests
- * (test/support/fake-openai.ts) slowed to a model's pace, in this process.
+ * (test/support/fake-openai.ts) slowed to a model's pace, in a process of its own (bench/fake-model-process.ts).
  *  - First words: `STREAMS` drafts streamed at once (POST /api/content/create/stream), the model's first token
  *    after FIRST_TOKEN_MS and then TOKENS_PER_SECOND. Per request, the fake notes when it wrote the first token
- *    and the client when the first NDJSON event arrived (both `performance.now()` of this process); the goal
+ *    and the client when the first NDJSON event arrived (both epoch ms: `performance.timeOrigin` + now); the goal
  *    is p95(client's first event − model's first token) ≤ 30 ms.
  *  - A busy moment: `CREATES` non-streamed creates (POST /api/content/create) at once, the model answering each
  *    after ANSWER_MS. Goal: every one 201 (or 429 `rate_limited` past the bench's limit), p95 ≤ 1.15× the
@@ -75,6 +77,39 @@ export type SlowModelResult = {
   profile?: string;
 };
 
+type Pace = { firstTokenMs: number; tokensPerSecond: number; answerMs: number };
+
+/** bench/fake-model-process.ts: the OpenAI fake in its own process, and its control server. */
+async function startModel() {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(__dirname, "fake-model-process.ts")], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const [line] = await Promise.race([
+    once(readline.createInterface({ input: child.stdout }), "line") as Promise<[string]>,
+    once(child, "exit").then(([code]) => Promise.reject(new Error(`The fake model exited with ${code}.`))),
+  ]);
+  const { url, control } = JSON.parse(line) as { url: string; control: string };
+  return {
+    url,
+    /** Forgets what it recorded and takes this pace. */
+    pace: async (pace: Pace) => {
+      await fetch(`${control}/pace`, { method: "POST", body: JSON.stringify(pace) });
+    },
+    /** Per streamed answer since the last pace: the brief's topic and when its first token was written (epoch ms). */
+    firstTokens: async () =>
+      (await (await fetch(`${control}/first-tokens`)).json()) as { topic: string; at: number }[],
+    close: async () => {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+type Model = Awaited<ReturnType<typeof startModel>>;
+
+/** Now, in epoch milliseconds with a fraction: comparable with the fake model's process. */
+const now = () => performance.timeOrigin + performance.now();
+
 /** Where the drafts go: Brand Studio's create routes, or the baseline's floor routes that only ask the model. */
 type Target = {
   url: string;
@@ -117,7 +152,7 @@ const agent = new http.Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INF
 function streamDraft(t: Target, topic: string) {
   return new Promise<{ sent: number; firstEvent: number; done: number; encoding: string; error?: string }>(
     (resolve, reject) => {
-      const sent = performance.now();
+      const sent = now();
       let firstEvent = Number.NaN;
       let text = "";
       const req = http.request(
@@ -136,14 +171,14 @@ function streamDraft(t: Target, topic: string) {
         (res) => {
           const encoding = String(res.headers["content-encoding"] ?? "identity");
           res.on("data", (chunk: Buffer) => {
-            if (Number.isNaN(firstEvent)) firstEvent = performance.now();
+            if (Number.isNaN(firstEvent)) firstEvent = now();
             text += chunk.toString("utf8");
           });
           res.on("end", () => {
             resolve({
               sent,
               firstEvent,
-              done: performance.now(),
+              done: now(),
               encoding,
               error:
                 res.statusCode !== 200 || !t.finished(text)
@@ -184,12 +219,11 @@ function create(t: Target, i: number) {
   });
 }
 
-async function firstWords(t: Target, fake: FakeOpenAI, run: number) {
-  fake.reset();
-  fake.state.pace = { firstTokenMs: FIRST_TOKEN_MS, tokensPerSecond: TOKENS_PER_SECOND, answerMs: 0 };
+async function firstWords(t: Target, fake: Model, run: number) {
+  await fake.pace({ firstTokenMs: FIRST_TOKEN_MS, tokensPerSecond: TOKENS_PER_SECOND, answerMs: 0 });
   const topics = Array.from({ length: STREAMS }, (_, i) => `Our new Ethiopian roast, stream ${run}-${i}`);
   const results = await Promise.all(topics.map((topic) => streamDraft(t, topic)));
-  const firstToken = new Map(fake.firstTokens.map((t) => [t.topic, t.at]));
+  const firstToken = new Map((await fake.firstTokens()).map((t) => [t.topic, t.at]));
   const gaps: number[] = [];
   const failures: string[] = [];
   results.forEach((r, i) => {
@@ -200,9 +234,8 @@ async function firstWords(t: Target, fake: FakeOpenAI, run: number) {
   return { results, gaps, failures };
 }
 
-async function busyMoment(t: Target, pid: number, fake: FakeOpenAI) {
-  fake.reset();
-  fake.state.pace = { firstTokenMs: 0, tokensPerSecond: 0, answerMs: ANSWER_MS };
+async function busyMoment(t: Target, pid: number, fake: Model) {
+  await fake.pace({ firstTokenMs: 0, tokensPerSecond: 0, answerMs: ANSWER_MS });
   const rssStart = rssMb(pid);
   let rssPeak = rssStart;
   const sampler = setInterval(() => {
@@ -221,11 +254,11 @@ async function busyMoment(t: Target, pid: number, fake: FakeOpenAI) {
  * The same two moments against the trivial Next app's draft routes (bench/baseline-next/app/api/bench/draft),
  * which only ask the model: the framework's own floor on this machine, in this run.
  */
-async function floor(fake: FakeOpenAI): Promise<SlowModelResult["floor"]> {
+async function floor(fake: Model): Promise<SlowModelResult["floor"]> {
   const baseline = await startBaselineNext({ BENCH_MODEL_URL: fake.url });
   try {
     const t = floorTarget(baseline);
-    fake.state.pace = { firstTokenMs: 0, tokensPerSecond: 0, answerMs: 0 };
+    await fake.pace({ firstTokenMs: 0, tokensPerSecond: 0, answerMs: 0 });
     await Promise.all(Array.from({ length: 5 }, (_, i) => streamDraft(t, `warm-up ${i}`)));
     for (let i = 0; i < 10; i++) await create(t, 900 + i);
     const streamCpu = cpuMs(baseline.pid);
@@ -252,12 +285,11 @@ async function floor(fake: FakeOpenAI): Promise<SlowModelResult["floor"]> {
 }
 
 export async function benchSlowModel(options: { profile?: boolean } = {}): Promise<SlowModelResult> {
-  const fake = await startFakeOpenAI();
+  const fake = await startModel();
   let app: AppServer | undefined;
   try {
     console.log("bench: slow model, the framework's floor (trivial Next app, the model only) …");
     const floorResult = await floor(fake);
-    fake.reset();
     app = await startApp({
       name: "PGlite, slow model",
       cpuProfile: options.profile,
@@ -270,7 +302,7 @@ export async function benchSlowModel(options: { profile?: boolean } = {}): Promi
     console.log("bench: slow model, preparing the session …");
     const s = appTarget(await prepareSession(app));
     // Warm-up, not measured: a few streams and creates at the model's full speed.
-    fake.state.pace = { firstTokenMs: 0, tokensPerSecond: 0, answerMs: 0 };
+    await fake.pace({ firstTokenMs: 0, tokensPerSecond: 0, answerMs: 0 });
     await Promise.all(Array.from({ length: 5 }, (_, i) => streamDraft(s, `warm-up ${i}`)));
     for (let i = 0; i < 10; i++) await create(s, 900 + i);
     const loadBefore = os.loadavg();
@@ -284,8 +316,7 @@ export async function benchSlowModel(options: { profile?: boolean } = {}): Promi
     await sleep(2000);
 
     console.log("bench: one create at a time against the same model");
-    fake.reset();
-    fake.state.pace = { firstTokenMs: 0, tokensPerSecond: 0, answerMs: ANSWER_MS };
+    await fake.pace({ firstTokenMs: 0, tokensPerSecond: 0, answerMs: ANSWER_MS });
     const alone: number[] = [];
     for (let i = 0; i < 5; i++) alone.push((await create(s, 800 + i)).ms);
     await sleep(2000);
@@ -371,7 +402,7 @@ export function slowModelSection(r: SlowModelResult) {
 
 ${new Date().toISOString()}, load average before ${r.loadBefore.map(f2).join(" / ")}, after ${r.loadAfter.map(f2).join(" / ")}.
 One PGlite app (tracing off) with \`OPENAI_BASE_URL\` at the OpenAI fake of the tests (test/support/fake-openai.ts,
-in the bench's process) and a key, so each brief and draft also goes to its \`/moderations\`. Baselines are the
+in a process of its own) and a key, so each brief and draft also goes to its \`/moderations\`. Baselines are the
 model's own: its first token as the fake wrote it, and its answer time.
 
 | goal | target | measured | |
