@@ -37,7 +37,7 @@ export type ZonedParts = { year: number; month: number; day: number; hour: numbe
 const partsFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** The wall-clock parts straight from Intl (formatToParts: correct everywhere, but dear in a loop). */
-function intlParts(date: Date, timeZone: string): ZonedParts {
+export function intlParts(date: Date, timeZone: string): ZonedParts {
   let format = partsFormats.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat("en-US", {
