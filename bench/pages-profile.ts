@@ -4,55 +4,36 @@ import path from "node:path";
 import { chromium } from "@playwright/test";
 import { chromiumPath } from "../playwright.config";
 import { startFakeTelegram } from "../test/support/fake-telegram";
+import {
+  PROFILE_CATEGORIES,
+  pageMainThread,
+  startTrace,
+  type TraceEvent,
+  tasksBetween,
+} from "./chrome-trace";
 import { seedFullCalendar } from "./full-calendar";
 import { type Running, startApp } from "./servers";
 
 /**
  * `node --conditions=react-server --import tsx bench/pages-profile.ts [--loads 2] [--out <dir>]`: where the long
  * tasks of bench/pages.ts's pages go. The same app and data as bench/pages.ts (an existing .next-test build);
- * each page loaded `--loads` times with a Chrome trace (timeline and V8 sampling). Per load it prints each task
- * over 50 ms: its length, what ran in it (trace events by self time) and the JavaScript functions that took
- * most of it (self time, with their script and position). The traces stay in `--out` for chrome://tracing.
+ * each page loaded `--loads` times with a Chrome trace (timeline and V8 sampling; bench/chrome-trace.ts). Per
+ * load it prints each task over 50 ms on the page's renderer main thread: its length, what ran in it (trace
+ * events by self time) and the JavaScript functions that took most of it (self time, with their script and
+ * position). The traces stay in `--out` for chrome://tracing.
  */
 function option(name: string, fallback: string) {
   const index = process.argv.indexOf(`--${name}`);
   return index > 0 ? process.argv[index + 1] : fallback;
 }
 
-type TraceEvent = {
-  name: string;
-  cat: string;
-  ph: string;
-  ts: number;
-  dur?: number;
-  tid: number;
-  pid: number;
-  id?: string;
-  args?: {
-    name?: string;
-    data?: {
-      startTime?: number;
-      cpuProfile?: {
-        nodes?: {
-          id: number;
-          parent?: number;
-          callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
-        }[];
-        samples?: number[];
-      };
-      timeDeltas?: number[];
-    };
-  };
-};
-
-function analyse(events: TraceEvent[]) {
-  const threadName = new Map<string, string>();
-  for (const e of events)
-    if (e.name === "thread_name" && e.args?.name) threadName.set(`${e.pid}:${e.tid}`, e.args.name);
-  const mains = [...threadName].filter(([, name]) => name === "CrRendererMain").map(([key]) => key);
-  const onMain = (e: TraceEvent) => mains.includes(`${e.pid}:${e.tid}`);
-  const complete = events.filter((e) => e.ph === "X" && onMain(e) && typeof e.dur === "number");
-  const tasks = complete.filter((e) => e.name === "RunTask" && (e.dur ?? 0) > 50_000);
+/** The page's tasks over 50 ms, from its navigation start on, on its renderer's main thread only. */
+function analyse(events: TraceEvent[], url?: string) {
+  const main = pageMainThread(events, url);
+  const complete = main.events.filter((e) => e.ph === "X" && typeof e.dur === "number");
+  const tasks = tasksBetween(main, main.navigationStart, Number.POSITIVE_INFINITY)
+    .filter((e) => (e.dur ?? 0) > 50_000)
+    .sort((a, b) => a.ts - b.ts);
   // V8's samples on the main thread: each sample's time and leaf node.
   const nodes = new Map<
     string,
@@ -67,7 +48,7 @@ function analyse(events: TraceEvent[]) {
   for (const e of events) {
     if (e.name !== "ProfileChunk" || !e.id) continue;
     const profile = profiles.get(e.id);
-    if (!profile || !mains.includes(`${profile.pid}:${profile.tid}`)) continue;
+    if (!profile || profile.pid !== main.pid || profile.tid !== main.tid) continue;
     const data = e.args?.data;
     for (const node of data?.cpuProfile?.nodes ?? [])
       if (node.callFrame) nodes.set(`${e.id}:${node.id}`, node);
@@ -165,20 +146,11 @@ async function main() {
           await signIn(context.request);
           const page = await context.newPage();
           const file = path.join(out, `${name}-${load + 1}.json`);
-          await browser.startTracing(page, {
-            path: file,
-            categories: [
-              "toplevel",
-              "devtools.timeline",
-              "disabled-by-default-devtools.timeline",
-              "v8.execute",
-              "disabled-by-default-v8.cpu_profiler",
-              "blink.user_timing",
-            ],
-          });
-          await page.goto(url);
+          const stop = await startTrace(page, PROFILE_CATEGORIES);
+          const response = await page.goto(url);
           await page.waitForTimeout(Number(option("wait-ms", "6000")));
-          await browser.stopTracing();
+          const events = await stop();
+          fs.writeFileSync(file, JSON.stringify({ traceEvents: events }));
           // `--shots <dir>`: the loaded page at 1280 and 390 px, whole, and the first chart hovered.
           const shots = option("shots", "");
           if (shots && load === 0) {
@@ -198,8 +170,7 @@ async function main() {
             });
           }
           await context.close();
-          const trace = JSON.parse(fs.readFileSync(file, "utf8"));
-          console.log(`${name} load ${load + 1} (${file}):\n${analyse(trace.traceEvents ?? trace)}`);
+          console.log(`${name} load ${load + 1} (${file}):\n${analyse(events, response?.url() ?? url)}`);
         }
       }
     } finally {
