@@ -27,7 +27,38 @@ export const PUBLISH_MAX_ATTEMPTS = 5;
 /** A run that was due this long ago and never started, or a retry this late, is queued again by the sweep. */
 const REQUEUE_AFTER_MS = 60_000;
 
-const leaseMs = () => getEnv().PUBLISH_TIMEOUT_MS + 5000;
+/** How long a claim (or an attempt) holds its publication without renewal. */
+export const leaseMs = () => getEnv().PUBLISH_TIMEOUT_MS + 5000;
+
+/** The rows a claim may take: due and scheduled, or publishing with no platform call in flight and no live owner. */
+export function claimable(now: Date) {
+  const dueBy = new Date(now.getTime() + 2000);
+  return or(
+    and(
+      eq(publications.status, "scheduled"),
+      // Due: its time, or the time a retry waits for.
+      or(
+        and(isNull(publications.nextAttemptAt), lte(publications.publishAt, dueBy)),
+        lte(publications.nextAttemptAt, dueBy),
+      ),
+    ),
+    and(
+      eq(publications.status, "publishing"),
+      isNull(publications.callStartedAt),
+      or(isNull(publications.leaseUntil), lt(publications.leaseUntil, now)),
+    ),
+  );
+}
+
+/** What a claim writes: the row is `publishing`, owned by `token` until the lease runs out. */
+export const claimFields = (now: Date, token: string) => ({
+  status: "publishing" as const,
+  claimToken: token,
+  leaseUntil: new Date(now.getTime() + leaseMs()),
+  nextAttemptAt: null,
+  startedAt: sql`coalesce(${publications.startedAt}, now())`,
+  updatedAt: now,
+});
 
 /** Backoff for a transient failure: the platform's retry_after, else 2, 4, 8, … s (±20 %), at most 5 min. */
 export function retryDelaySeconds(attempt: number, retryAfter: number | null) {
@@ -99,37 +130,10 @@ export async function claim(publicationId: string) {
   const db = await getDb();
   const now = new Date();
   const token = randomUUID();
-  const dueBy = new Date(now.getTime() + 2000);
   const [row] = await db
     .update(publications)
-    .set({
-      status: "publishing",
-      claimToken: token,
-      leaseUntil: new Date(now.getTime() + leaseMs()),
-      nextAttemptAt: null,
-      startedAt: sql`coalesce(${publications.startedAt}, now())`,
-      updatedAt: now,
-    })
-    .where(
-      and(
-        eq(publications.id, publicationId),
-        or(
-          and(
-            eq(publications.status, "scheduled"),
-            // Due: its time, or the time a retry waits for.
-            or(
-              and(isNull(publications.nextAttemptAt), lte(publications.publishAt, dueBy)),
-              lte(publications.nextAttemptAt, dueBy),
-            ),
-          ),
-          and(
-            eq(publications.status, "publishing"),
-            isNull(publications.callStartedAt),
-            or(isNull(publications.leaseUntil), lt(publications.leaseUntil, now)),
-          ),
-        ),
-      ),
-    )
+    .set(claimFields(now, token))
+    .where(and(eq(publications.id, publicationId), claimable(now)))
     .returning();
   return row ? { row, token } : null;
 }
@@ -262,25 +266,68 @@ export async function postpone(boss: PgBoss, row: Publication, token: string, at
     });
 }
 
-export async function retryOrFail(boss: PgBoss, started: Publication, token: string, error: PlatformError) {
+/**
+ * A transient failure that posted nothing: retried (its backoff, or the 429's retry_after) or, after
+ * PUBLISH_MAX_ATTEMPTS, failed. `keepOn429`: a channel's lane runs it (publish-worker.ts), so a 429 keeps the
+ * claim (nothing posted: the call is unmarked) and answers "again", for the lane to run it when the channel
+ * may be called; otherwise the publication is `scheduled` again for then.
+ */
+export async function retryOrFail(
+  boss: PgBoss,
+  started: Publication,
+  token: string,
+  error: PlatformError,
+  keepOn429 = false,
+): Promise<"again" | undefined> {
   const db = await getDb();
   const row = started;
   const platform = error.platform;
   const code: ErrorCode = error.status === 429 ? "rate_limited" : "provider_unavailable";
   if (started.attempts >= PUBLISH_MAX_ATTEMPTS) {
     await db.update(publications).set({ callStartedAt: null }).where(eq(publications.id, row.id));
-    return fail(
+    await fail(
       started,
       token,
       code,
       `${platform} kept failing after ${started.attempts} attempts: ${error.message}`,
       true,
     );
+    return;
   }
   const delay = retryDelaySeconds(started.attempts, error.retryAfterSeconds);
-  // A 429 limits the channel, not this publication: its other runs in this process wait without calling.
-  if (error.status === 429 && row.channelId) backOffChannel(row.channelId, delay);
-  const nextAttemptAt = new Date(Date.now() + delay * 1000);
+  // A 429 limits the channel, not this publication: its other runs in this process wait without calling,
+  // and this one is due with them, when the channel may be called (so it stays first in its channel).
+  const nextAttemptAt =
+    error.status === 429 && row.channelId
+      ? backOffChannel(row.channelId, delay)
+      : new Date(Date.now() + delay * 1000);
+  if (keepOn429 && error.status === 429 && row.channelId) {
+    const [kept] = await db
+      .update(publications)
+      .set({
+        callStartedAt: null,
+        callRef: null,
+        leaseUntil: new Date(Date.now() + leaseMs()),
+        updatedAt: new Date(),
+      })
+      .where(
+        and(
+          eq(publications.id, row.id),
+          eq(publications.claimToken, token),
+          eq(publications.status, "publishing"),
+        ),
+      )
+      .returning({ id: publications.id });
+    if (!kept) return;
+    metrics().publications.inc({ platform: row.channel, outcome: "retry_scheduled" });
+    log.info("publication_retry_scheduled", {
+      publicationId: row.id,
+      delaySeconds: delay,
+      attempt: started.attempts,
+      kept: true,
+    });
+    return "again";
+  }
   if (await requeue(boss, row.id, eq(publications.claimToken, token), nextAttemptAt))
     metrics().publications.inc({ platform: row.channel, outcome: "retry_scheduled" });
   log.info("publication_retry_scheduled", {
