@@ -21,9 +21,12 @@ function recordingLanes(
   held: Record<string, Date> = {},
   runMs = 30,
   again: (it: Item) => boolean = () => false,
+  dropOnResume = new Set<string>(),
 ) {
   const events: { name: string; start: number; end: number }[] = [];
   const released: { names: string[]; at: Date }[] = [];
+  const parkedNames: string[][] = [];
+  const resumed: string[][] = [];
   let inFlight = 0;
   let mostInFlight = 0;
   const lanes = createChannelLanes<Item>({
@@ -43,8 +46,15 @@ function recordingLanes(
     async release(items, at) {
       released.push({ names: items.map((i) => i.name), at });
     },
+    async park(items) {
+      parkedNames.push(items.map((i) => i.name));
+    },
+    async resume(items) {
+      resumed.push(items.map((i) => i.name));
+      return items.filter((i) => !dropOnResume.has(i.name));
+    },
   });
-  return { lanes, events, released, most: () => mostInFlight };
+  return { lanes, events, released, parkedNames, resumed, most: () => mostInFlight };
 }
 
 describe("channel lanes", () => {
@@ -76,22 +86,31 @@ describe("channel lanes", () => {
     expect(released).toEqual([{ names: ["held-1", "held-2", "held-3"], at: until }]);
   });
 
-  it("parks a channel for a wait up to parkUpToMs, its lane free for another channel meanwhile", async () => {
+  it("parks a channel for a wait up to parkUpToMs, its lane free for another channel meanwhile, and takes its items again", async () => {
     const until = new Date(Date.now() + 300);
-    const { lanes, events, released } = recordingLanes(1, { parked: until });
+    const { lanes, events, released, parkedNames, resumed } = recordingLanes(
+      1,
+      { parked: until },
+      30,
+      () => false,
+      new Set(["parked-2"]),
+    );
     await Promise.all([
-      ...[1, 2].map((n) => lanes.add(item("parked", n))),
+      ...[1, 2, 3].map((n) => lanes.add(item("parked", n))),
       ...[1, 2, 3].map((n) => lanes.add(item("other", n))),
     ]);
     expect(released).toEqual([]);
-    expect(events.map((e) => e.name)).toEqual(["other-1", "other-2", "other-3", "parked-1", "parked-2"]);
+    expect(parkedNames).toEqual([["parked-1", "parked-2", "parked-3"]]);
+    expect(resumed).toEqual([["parked-1", "parked-2", "parked-3"]]);
+    // parked-2 could not be taken again (canceled meanwhile, say): it is not run.
+    expect(events.map((e) => e.name)).toEqual(["other-1", "other-2", "other-3", "parked-1", "parked-3"]);
     expect(events[3].start).toBeGreaterThanOrEqual(until.getTime());
   });
 
-  it("runs an item that answered again first in its lane, once its channel may be called", async () => {
+  it("takes an item that answered again back first in its lane, once its channel may be called", async () => {
     const held: Record<string, Date> = {};
     let first = true;
-    const { lanes, events, released } = recordingLanes(2, held, 10, (it) => {
+    const { lanes, events, released, parkedNames, resumed } = recordingLanes(2, held, 10, (it) => {
       if (it.name !== "c-1" || !first) return false;
       first = false;
       held.c = new Date(Date.now() + 200);
@@ -99,12 +118,19 @@ describe("channel lanes", () => {
     });
     await Promise.all([1, 2, 3].map((n) => lanes.add(item("c", n))));
     expect(released).toEqual([]);
+    // c-1 was given back by its run; c-2 and c-3 by the park; all three are taken again.
+    expect(parkedNames).toEqual([["c-2", "c-3"]]);
+    expect(resumed).toEqual([["c-1", "c-2", "c-3"]]);
     expect(events.map((e) => e.name)).toEqual(["c-1", "c-1", "c-2", "c-3"]);
     expect(events[1].start).toBeGreaterThanOrEqual(held.c.getTime());
   });
 
-  it("gives back what is queued or parked when stopped, and starts nothing more", async () => {
-    const { lanes, events, released } = recordingLanes(1, { p: new Date(Date.now() + 400) }, 100);
+  it("gives back what is queued when stopped (what is parked already is), and starts nothing more", async () => {
+    const { lanes, events, released, parkedNames } = recordingLanes(
+      1,
+      { p: new Date(Date.now() + 400) },
+      100,
+    );
     const all = [
       ...[1, 2].map((n) => lanes.add(item("p", n))),
       ...[1, 2].map((n) => lanes.add(item("r", n))),
@@ -113,7 +139,8 @@ describe("channel lanes", () => {
     await lanes.stop();
     await Promise.all(all);
     expect(events.map((e) => e.name)).toEqual(["r-1"]);
-    expect(released.flatMap((r) => r.names).sort()).toEqual(["p-1", "p-2", "r-2"]);
+    expect(parkedNames).toEqual([["p-1", "p-2"]]);
+    expect(released.flatMap((r) => r.names)).toEqual(["r-2"]);
   });
 
   it("sleeps a short wait in the lane rather than giving the queue back", async () => {

@@ -53,9 +53,10 @@ export async function keepClaimsAlive(claims: Claimed[]) {
 /**
  * Nothing was posted for these claims: `scheduled` again, due at `nextAttemptAt` = `at` (so they can be
  * canceled, moved or held while they wait, DESIGN §11), and queued for `at`; no attempt is counted. One
- * statement for the rows, one for their jobs. Answers the ids released (a claim lost meanwhile is not).
+ * statement for the rows, one for their jobs (`jobAt`: later, when the lane that gives them back takes them
+ * again itself at `at`). Answers the ids released (a claim lost meanwhile is not).
  */
-export async function releaseClaims(boss: PgBoss, claims: Claimed[], at: Date) {
+export async function releaseClaims(boss: PgBoss, claims: Claimed[], at: Date, jobAt = at) {
   if (claims.length === 0) return [];
   const db = await getDb();
   const released = await db
@@ -72,7 +73,7 @@ export async function releaseClaims(boss: PgBoss, claims: Claimed[], at: Date) {
   await enqueuePublications(
     boss,
     released.map(({ id, channelId }) => ({ publicationId: id, channelId })),
-    at,
+    jobAt,
   );
   return released.map((r) => r.id);
 }

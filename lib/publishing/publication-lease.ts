@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { and, eq, isNotNull, isNull, lt, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import type { PgBoss } from "pg-boss";
 import { getDb } from "@/db/client";
 import { type Publication, publications } from "@/db/schema";
@@ -24,6 +24,11 @@ import { enqueuePublication } from "./publication-queue";
 
 /** Calls to the platform in all (the first and the retries) before a transient failure is final. */
 export const PUBLISH_MAX_ATTEMPTS = 5;
+/**
+ * A publication a channel lane gave back to take again itself (a 429's short wait) is also queued this long
+ * after it is due, for whichever worker is left if that process is gone by then.
+ */
+export const LANE_JOB_GRACE_MS = 5000;
 /** A run that was due this long ago and never started, or a retry this late, is queued again by the sweep. */
 const REQUEUE_AFTER_MS = 60_000;
 
@@ -235,7 +240,7 @@ export const OUTCOME_UNKNOWN =
  * canceled, moved or held while it waits, DESIGN §11), and queued for `at`, if `claimed` (the run's claim)
  * still holds. Answers whether it was.
  */
-async function requeue(boss: PgBoss, publicationId: string, claimed: SQL | undefined, at: Date) {
+async function requeue(boss: PgBoss, publicationId: string, claimed: SQL | undefined, at: Date, jobAt = at) {
   const db = await getDb();
   const [released] = await db
     .update(publications)
@@ -249,7 +254,7 @@ async function requeue(boss: PgBoss, publicationId: string, claimed: SQL | undef
     })
     .where(and(eq(publications.id, publicationId), claimed))
     .returning({ id: publications.id });
-  if (released) await enqueuePublication({ boss, publicationId, startAfter: at });
+  if (released) await enqueuePublication({ boss, publicationId, startAfter: jobAt });
   return Boolean(released);
 }
 
@@ -268,9 +273,9 @@ export async function postpone(boss: PgBoss, row: Publication, token: string, at
 
 /**
  * A transient failure that posted nothing: retried (its backoff, or the 429's retry_after) or, after
- * PUBLISH_MAX_ATTEMPTS, failed. `keepOn429`: a channel's lane runs it (publish-worker.ts), so a 429 keeps the
- * claim (nothing posted: the call is unmarked) and answers "again", for the lane to run it when the channel
- * may be called; otherwise the publication is `scheduled` again for then.
+ * PUBLISH_MAX_ATTEMPTS, failed: `scheduled` again, due at `nextAttemptAt`. `keepOn429`: a channel's lane runs
+ * it (publish-worker.ts), so after a 429 it answers "again": the lane claims it again when the channel may be
+ * called (and its job is LANE_JOB_GRACE_MS later, see there).
  */
 export async function retryOrFail(
   boss: PgBoss,
@@ -301,40 +306,18 @@ export async function retryOrFail(
     error.status === 429 && row.channelId
       ? backOffChannel(row.channelId, delay)
       : new Date(Date.now() + delay * 1000);
-  if (keepOn429 && error.status === 429 && row.channelId) {
-    const [kept] = await db
-      .update(publications)
-      .set({
-        callStartedAt: null,
-        callRef: null,
-        leaseUntil: new Date(Date.now() + leaseMs()),
-        updatedAt: new Date(),
-      })
-      .where(
-        and(
-          eq(publications.id, row.id),
-          eq(publications.claimToken, token),
-          eq(publications.status, "publishing"),
-        ),
-      )
-      .returning({ id: publications.id });
-    if (!kept) return;
-    metrics().publications.inc({ platform: row.channel, outcome: "retry_scheduled" });
-    log.info("publication_retry_scheduled", {
-      publicationId: row.id,
-      delaySeconds: delay,
-      attempt: started.attempts,
-      kept: true,
-    });
-    return "again";
-  }
-  if (await requeue(boss, row.id, eq(publications.claimToken, token), nextAttemptAt))
-    metrics().publications.inc({ platform: row.channel, outcome: "retry_scheduled" });
+  // In a lane: the lane takes it again itself when the channel may be called (its job, a while later, is
+  // only for the case this process is gone by then).
+  const inLane = keepOn429 && error.status === 429 && row.channelId;
+  const jobAt = inLane ? new Date(nextAttemptAt.getTime() + LANE_JOB_GRACE_MS) : nextAttemptAt;
+  if (!(await requeue(boss, row.id, eq(publications.claimToken, token), nextAttemptAt, jobAt))) return;
+  metrics().publications.inc({ platform: row.channel, outcome: "retry_scheduled" });
   log.info("publication_retry_scheduled", {
     publicationId: row.id,
     delaySeconds: delay,
     attempt: started.attempts,
   });
+  return inLane ? "again" : undefined;
 }
 
 /**
@@ -368,21 +351,22 @@ export async function settleMadeCall(boss: PgBoss, publicationId: string) {
   if (row?.status === "publishing") await settleCall(boss, row);
 }
 
-/** A row left `publishing` mid-call by a run whose lease ran out: settled from what the platform says. */
-export async function settleAbandonedCall(boss: PgBoss, publicationId: string) {
+/** Rows of `publicationIds` left `publishing` mid-call by a run whose lease ran out: settled from what the platform says. */
+export async function settleAbandonedCall(boss: PgBoss, ...publicationIds: string[]) {
+  if (publicationIds.length === 0) return;
   const db = await getDb();
-  const [row] = await db
+  const rows = await db
     .select()
     .from(publications)
     .where(
       and(
-        eq(publications.id, publicationId),
+        inArray(publications.id, publicationIds),
         eq(publications.status, "publishing"),
         isNotNull(publications.callStartedAt),
         lt(publications.leaseUntil, new Date()),
       ),
     );
-  if (row) await settleCall(boss, row);
+  for (const row of rows) await settleCall(boss, row);
 }
 
 /**

@@ -8,7 +8,7 @@ import type { QueueWorker } from "@/lib/queue/workers";
 import { channelWaitsUntil } from "./channel-backoff";
 import { createChannelLanes, type LaneItem } from "./channel-lanes";
 import { type Claimed, claimPublications, keepClaimsAlive, releaseClaims } from "./claim-publications";
-import { leaseMs, settleAbandonedCall, sweepPublications } from "./publication-lease";
+import { LANE_JOB_GRACE_MS, leaseMs, settleAbandonedCall, sweepPublications } from "./publication-lease";
 import { ensurePublishQueue, PUBLISH_QUEUE, type PublishJobData } from "./publication-queue";
 import { runClaimed } from "./run-publication";
 
@@ -41,8 +41,17 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Run = LaneItem & Claimed & { job: Job<PublishJobData> };
 
-function release(boss: PgBoss, runs: Run[], at: Date, reason: string) {
-  return releaseClaims(boss, runs, at).then(
+const laneItem = (claim: Claimed, job: Job<PublishJobData>): Run => ({
+  ...claim,
+  job,
+  lane: claim.row.channelId ?? `publication:${claim.row.id}`,
+  channelId: claim.row.channelId,
+  order: [claim.row.publishAt.getTime(), claim.row.createdAt.getTime(), claim.row.id],
+});
+
+function release(boss: PgBoss, runs: Run[], at: Date, reason: string, jobAt = at) {
+  if (runs.length === 0) return Promise.resolve();
+  return releaseClaims(boss, runs, at, jobAt).then(
     (ids) => {
       if (ids.length > 0)
         log.info("publication_postponed", {
@@ -91,6 +100,14 @@ export const publishWorker: QueueWorker = {
       waitsUntil: channelWaitsUntil,
       run: (item) => run(boss, item),
       release: (items, at) => release(boss, items, at, stopping ? "worker_stopping" : "channel_waits"),
+      park: (items, at) =>
+        release(boss, items, at, "channel_parked", new Date(at.getTime() + LANE_JOB_GRACE_MS)),
+      resume: async (items) => {
+        const jobs = new Map(items.map((item) => [item.row.id, item.job]));
+        return (await claimPublications([...jobs.keys()])).map((claim) =>
+          laneItem(claim, jobs.get(claim.row.id) as Job<PublishJobData>),
+        );
+      },
     });
     onQueueStopping("publish", () => {
       stopping = true;
@@ -120,18 +137,11 @@ export const publishWorker: QueueWorker = {
               continue;
             }
             claimed.delete(job.data.publicationId);
-            const { row } = claim;
-            void lanes.add({
-              ...claim,
-              job,
-              lane: row.channelId ?? `publication:${row.id}`,
-              channelId: row.channelId,
-              order: [row.publishAt.getTime(), row.createdAt.getTime(), row.id],
-            });
+            void lanes.add(laneItem(claim, job));
           }
           // Not ours to run: done, canceled, not yet due (rescheduled), owned by a live run, or left mid-call
           // by a run that died; the last is settled from what the platform says (the sweep too).
-          for (const id of unclaimed) await settleAbandonedCall(boss, id);
+          await settleAbandonedCall(boss, ...unclaimed);
         }),
     );
     // Claims waiting their turn in a lane keep their lease (one statement for all of them).

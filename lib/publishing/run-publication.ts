@@ -15,6 +15,7 @@ import { contentHash } from "@/lib/posts/content-hash";
 import { SecretDecryptionError } from "@/lib/security/encrypt-secret";
 import { channelWaitsUntil, noteChannelSend } from "./channel-backoff";
 import { publishBlock } from "./create-publication";
+import { finishPublished } from "./finish-published";
 import { PlatformError } from "./platform-error";
 import { platformAdapters } from "./platforms";
 import { PublishingLimitReached, RunLostError } from "./platforms/adapter";
@@ -162,6 +163,8 @@ export async function runClaimed(boss: PgBoss, row: Publication, token: string, 
     );
     // The platform took it: one more send towards the channel's pace (channel-backoff).
     noteChannelSend(row.channelId, calledAt || Date.now());
+    // In a lane, settled with the others that went out meanwhile (one transaction for them all).
+    if (inLane) return finishPublished(started, token, sent);
     return finish(started, token, { status: "published", ...sent });
   } catch (error) {
     if (error instanceof HeldForApproval) return;
