@@ -18,20 +18,21 @@ const globalForSweep = globalThis as unknown as {
 };
 
 /**
- * Per process: PUBLISH_FETCHERS loops, each taking up to PUBLISH_BATCH due publications' jobs per fetch and
- * claiming their publications in one statement; the claims go to the channel lanes (channel-lanes.ts): one
- * send at a time per channel, in order, PUBLISH_LANES channels at once. A channel that must wait (a 429's
- * retry_after, or the pace it taught) keeps its claims for a short wait (so the same process, which knows the
- * channel's pace, sends the rest) and gives them back for a long one; either way its lane goes to another
- * channel. A fetch's jobs are done once claimed (the rows say the rest, and a dead worker's claims run out
- * their lease and are swept); a fetch waits while PUBLISH_READY claims are ready to run here, so two workers
- * share a burst; a stopping worker gives back the claims it has not started.
+ * Per process: one fetch loop taking up to PUBLISH_BATCH due publications' jobs at a time, oldest first (the
+ * next fetch at once while they come full), and claiming their publications in one statement. One loop, so
+ * a channel's publications reach its lane in their order (concurrent fetches would split them). The claims
+ * go to the channel lanes (channel-lanes.ts): one send at a time per channel, in order, PUBLISH_LANES
+ * channels at once. A channel that must wait (a 429's retry_after, or the pace it taught) gives its claims
+ * back; after a short wait its lane takes them again itself (this process knows the channel's pace), after a
+ * long one their jobs do; either way its lane goes to another channel meanwhile. A fetch's jobs are done once
+ * claimed (the rows say the rest; a dead worker's claims run out their lease and are swept); the loop waits
+ * while PUBLISH_READY claims are ready to run here, so two workers share a burst; a stopping worker gives back
+ * the claims it has not started.
  */
-const PUBLISH_FETCHERS = 4;
 const PUBLISH_BATCH = 100;
 const PUBLISH_LANES = 20;
 const PUBLISH_READY = PUBLISH_LANES * 10;
-/** A channel's wait this short is slept in its lane; one up to PARK_UP_TO_MS keeps its claims; longer, gives them back. */
+/** A channel's wait this short is slept in its lane; up to PARK_UP_TO_MS, the lane takes its claims again itself. */
 const PACE_SLEEP_MS = 1000;
 const PARK_UP_TO_MS = 30_000;
 /** A run that died (the database, a bug) is given back to be run again this much later. */
@@ -116,8 +117,9 @@ export const publishWorker: QueueWorker = {
     await boss.work<PublishJobData>(
       PUBLISH_QUEUE,
       {
-        localConcurrency: PUBLISH_FETCHERS,
+        localConcurrency: 1,
         batchSize: PUBLISH_BATCH,
+        burstWhenBatchFull: true,
         pollingIntervalSeconds: 1,
         notifyPollingIntervalSeconds: 1,
       },

@@ -54,8 +54,8 @@ export async function runPublication(publicationId: string, boss: PgBoss) {
 
 /**
  * The run of a publication this process has claimed (`token`), from the channel's wait to the settlement.
- * `inLane`: a channel lane runs it (publish-worker.ts); "again" when a 429 left it claimed, to run again
- * when the channel may be called (retryOrFail).
+ * `inLane`: a channel lane runs it (publish-worker.ts); "again" when a 429 gave it back for the lane to take
+ * again when the channel may be called (retryOrFail).
  */
 export async function runClaimed(boss: PgBoss, row: Publication, token: string, inLane = false) {
   // The channel answered 429 to an earlier run here: no call until its retry_after has passed.
