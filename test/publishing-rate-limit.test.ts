@@ -31,6 +31,12 @@ beforeAll(async () => {
     },
   });
   ({ token } = await newUser(server.url));
+  const brand = await call("/api/brands", {
+    method: "POST",
+    json: { name: "Limited Brand", tone: "warm", voice: "short" },
+  });
+  brandId = brand.body.brandId as string;
+  bot = telegram.addBot("limited_bot");
 });
 
 afterAll(async () => {
@@ -38,53 +44,60 @@ afterAll(async () => {
   await telegram?.close();
 });
 
+let brandId: string;
+let bot: string;
+
+async function channelOf(chat: number) {
+  const connected = await call("/api/channels", {
+    method: "POST",
+    json: { brandId, channel: "telegram", botToken: bot, chatId: String(chat) },
+  });
+  expect(connected.status, connected.text).toBe(201);
+  return connected.body.channelId as string;
+}
+
+async function newPost(caption: string) {
+  const created = await call("/api/content/create", {
+    method: "POST",
+    json: { brandId, channel: "telegram", goal: "announcement", topic: "The new roast arrives on Monday" },
+  });
+  expect(created.status, created.text).toBe(201);
+  const patched = await call(`/api/posts/${created.body.postId}`, {
+    method: "PATCH",
+    json: { caption, hashtags: [], mediaPlan: { format: "text_only", items: [] } },
+  });
+  expect(patched.status, patched.text).toBe(200);
+  return created.body.postId as string;
+}
+
+async function publish(postId: string, channelId: string, publishAt?: Date) {
+  const response = await call(`/api/posts/${postId}/publications`, {
+    method: "POST",
+    json: { channelId, ...(publishAt ? { publishAt: publishAt.toISOString() } : {}) },
+  });
+  expect(response.status, response.text).toBe(202);
+  return response.body.publicationId as string;
+}
+
+const sendsTo = (chat: number) => telegram.calls.filter((c) => c.chatId === chat);
+
+/** Waits for every one of `ids` to be published. */
+async function allPublished(ids: string[], what: string, timeoutMs = 60_000) {
+  await waitFor(
+    async () => {
+      for (const id of ids) if ((await publication(id)).status !== "published") return false;
+      return true;
+    },
+    { what, timeoutMs },
+  );
+}
+
 describe("a rate-limited channel", () => {
   it("waits out its retry_after without calling again, while another channel's publication goes out", async () => {
-    const brand = await call("/api/brands", {
-      method: "POST",
-      json: { name: "Limited Brand", tone: "warm", voice: "short" },
-    });
-    const brandId = brand.body.brandId as string;
-    const bot = telegram.addBot("limited_bot");
     const limitedChat = telegram.addChannel({ title: "Busy channel", admins: [{ token: bot }] });
     const freeChat = telegram.addChannel({ title: "Quiet channel", admins: [{ token: bot }] });
-    const channelOf = async (chat: number) => {
-      const connected = await call("/api/channels", {
-        method: "POST",
-        json: { brandId, channel: "telegram", botToken: bot, chatId: String(chat) },
-      });
-      expect(connected.status, connected.text).toBe(201);
-      return connected.body.channelId as string;
-    };
     const limitedChannel = await channelOf(limitedChat);
     const freeChannel = await channelOf(freeChat);
-    const newPost = async (caption: string) => {
-      const created = await call("/api/content/create", {
-        method: "POST",
-        json: {
-          brandId,
-          channel: "telegram",
-          goal: "announcement",
-          topic: "The new roast arrives on Monday",
-        },
-      });
-      expect(created.status, created.text).toBe(201);
-      const patched = await call(`/api/posts/${created.body.postId}`, {
-        method: "PATCH",
-        json: { caption, hashtags: [], mediaPlan: { format: "text_only", items: [] } },
-      });
-      expect(patched.status, patched.text).toBe(200);
-      return created.body.postId as string;
-    };
-    const publish = async (postId: string, channelId: string) => {
-      const response = await call(`/api/posts/${postId}/publications`, {
-        method: "POST",
-        json: { channelId },
-      });
-      expect(response.status, response.text).toBe(202);
-      return response.body.publicationId as string;
-    };
-    const sendsTo = (chat: number) => telegram.calls.filter((c) => c.chatId === chat);
 
     // Telegram limits the busy channel for a minute: the first run there gets a 429 and schedules its retry.
     telegram.behavior.limitedChats = { [String(limitedChat)]: 60 };
@@ -131,5 +144,66 @@ describe("a rate-limited channel", () => {
     for (const id of [first, ...waiting]) expect((await publication(id)).status).toBe("scheduled");
     expect(telegram.messages.filter((m) => m.chatId === limitedChat)).toHaveLength(0);
     expect(sendsTo(limitedChat)).toHaveLength(1);
+  });
+
+  it("sends to several channels at once, each channel one send at a time and in order", async () => {
+    // Six channels, three posts each, all due at the same instant; every send takes 300 ms at Telegram.
+    telegram.behavior.sendLatencyMs = 300;
+    try {
+      const chats = Array.from({ length: 6 }, (_, i) =>
+        telegram.addChannel({ title: `Side ${i}`, admins: [{ token: bot }] }),
+      );
+      const channels = await Promise.all(chats.map(channelOf));
+      const posts: string[] = [];
+      for (let n = 1; n <= 3; n++) posts.push(await newPost(`Side by side ${n}`));
+      const due = new Date(Date.now() + 8000);
+      const ids: string[] = [];
+      for (const channelId of channels)
+        for (const postId of posts) ids.push(await publish(postId, channelId, due));
+      expect(Date.now()).toBeLessThan(due.getTime());
+      await allPublished(ids, "the 18 publications");
+      const sends = chats.flatMap(sendsTo);
+      expect(sends.map((c) => c.status)).toEqual(sends.map(() => 200));
+      // At the fake: sends to different chats overlapped (one worker process, several channels at once) …
+      const mostAtOnce = Math.max(
+        ...sends.map((c) => sends.filter((o) => o.at <= c.at && o.endedAt > c.at).length),
+      );
+      expect(mostAtOnce).toBeGreaterThanOrEqual(4);
+      // … while each chat's were one after the other, in the order they were scheduled.
+      for (const chat of chats) {
+        const own = sendsTo(chat).sort((x, y) => x.at - y.at);
+        expect(own).toHaveLength(3);
+        for (let i = 1; i < own.length; i++) expect(own[i].at).toBeGreaterThanOrEqual(own[i - 1].endedAt);
+        expect(telegram.messages.filter((m) => m.chatId === chat).map((m) => m.text)).toEqual([
+          "Side by side 1",
+          "Side by side 2",
+          "Side by side 3",
+        ]);
+      }
+    } finally {
+      telegram.behavior.sendLatencyMs = 0;
+    }
+  });
+
+  it("learns a chat's pace from its first 429 and sends the rest of a backlog without another", async () => {
+    // Telegram takes 3 sends a chat per 2 s; seven posts due at once in one channel.
+    telegram.behavior.chatLimit = { messages: 3, perSeconds: 2 };
+    try {
+      const chat = telegram.addChannel({ title: "Paced", admins: [{ token: bot }] });
+      const channelId = await channelOf(chat);
+      const due = new Date(Date.now() + 8000);
+      const ids: string[] = [];
+      for (let n = 1; n <= 7; n++) ids.push(await publish(await newPost(`Paced ${n}`), channelId, due));
+      await allPublished(ids, "the seven paced publications");
+      expect(telegram.messages.filter((m) => m.chatId === chat).map((m) => m.text)).toEqual(
+        [1, 2, 3, 4, 5, 6, 7].map((n) => `Paced ${n}`),
+      );
+      // The fourth send met the limit; after it, the worker kept to 3 per window by itself.
+      expect(sendsTo(chat).map((c) => c.status)).toEqual([200, 200, 200, 429, 200, 200, 200, 200]);
+      const attempts = await Promise.all(ids.map(async (id) => (await publication(id)).attempts));
+      expect(attempts).toEqual([1, 1, 1, 2, 1, 1, 1]);
+    } finally {
+      telegram.behavior.chatLimit = null;
+    }
   });
 });

@@ -32,3 +32,34 @@ export async function writePublicationEvent(tx: Db | Tx, row: Publication): Prom
     log.info("webhook_event_recorded", { publicationId: row.id, type, endpoints: ids.length });
   return ids;
 }
+
+/**
+ * writePublicationEvent for several settled publications (finish-published.ts): the endpoints of all their
+ * brands read in one statement, then each publication's event to its own brand's subscribed endpoints.
+ */
+export async function writePublicationEvents(tx: Db | Tx, rows: Publication[]): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const subscribed = await tx
+    .select({ endpoint: webhookEndpoints, brandId: brandMembers.brandId })
+    .from(webhookEndpoints)
+    .innerJoin(brandMembers, eq(brandMembers.userId, webhookEndpoints.userId))
+    .where(inArray(brandMembers.brandId, [...new Set(rows.map((row) => row.brandId))]));
+  const ids: string[] = [];
+  for (const row of rows) {
+    const type =
+      row.status === "published" ? "post.published" : row.status === "failed" ? "post.publish_failed" : null;
+    if (!type) continue;
+    const endpoints = subscribed
+      .filter((s) => s.brandId === row.brandId && s.endpoint.events.includes(type))
+      .map((s) => s.endpoint);
+    if (endpoints.length === 0) continue;
+    const written = await writeEvent(tx, endpoints, {
+      type,
+      timestamp: new Date().toISOString(),
+      data: toPublicationView(row),
+    });
+    log.info("webhook_event_recorded", { publicationId: row.id, type, endpoints: written.length });
+    ids.push(...written);
+  }
+  return ids;
+}

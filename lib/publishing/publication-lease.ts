@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { and, eq, isNotNull, isNull, lt, lte, or, type SQL, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import type { PgBoss } from "pg-boss";
 import { getDb } from "@/db/client";
 import { type Publication, publications } from "@/db/schema";
@@ -24,10 +24,46 @@ import { enqueuePublication } from "./publication-queue";
 
 /** Calls to the platform in all (the first and the retries) before a transient failure is final. */
 export const PUBLISH_MAX_ATTEMPTS = 5;
+/**
+ * A publication a channel lane gave back to take again itself (a 429's short wait) is also queued this long
+ * after it is due, for whichever worker is left if that process is gone by then.
+ */
+export const LANE_JOB_GRACE_MS = 5000;
 /** A run that was due this long ago and never started, or a retry this late, is queued again by the sweep. */
 const REQUEUE_AFTER_MS = 60_000;
 
-const leaseMs = () => getEnv().PUBLISH_TIMEOUT_MS + 5000;
+/** How long a claim (or an attempt) holds its publication without renewal. */
+export const leaseMs = () => getEnv().PUBLISH_TIMEOUT_MS + 5000;
+
+/** The rows a claim may take: due and scheduled, or publishing with no platform call in flight and no live owner. */
+export function claimable(now: Date) {
+  const dueBy = new Date(now.getTime() + 2000);
+  return or(
+    and(
+      eq(publications.status, "scheduled"),
+      // Due: its time, or the time a retry waits for.
+      or(
+        and(isNull(publications.nextAttemptAt), lte(publications.publishAt, dueBy)),
+        lte(publications.nextAttemptAt, dueBy),
+      ),
+    ),
+    and(
+      eq(publications.status, "publishing"),
+      isNull(publications.callStartedAt),
+      or(isNull(publications.leaseUntil), lt(publications.leaseUntil, now)),
+    ),
+  );
+}
+
+/** What a claim writes: the row is `publishing`, owned by `token` until the lease runs out. */
+export const claimFields = (now: Date, token: string) => ({
+  status: "publishing" as const,
+  claimToken: token,
+  leaseUntil: new Date(now.getTime() + leaseMs()),
+  nextAttemptAt: null,
+  startedAt: sql`coalesce(${publications.startedAt}, now())`,
+  updatedAt: now,
+});
 
 /** Backoff for a transient failure: the platform's retry_after, else 2, 4, 8, … s (±20 %), at most 5 min. */
 export function retryDelaySeconds(attempt: number, retryAfter: number | null) {
@@ -99,37 +135,10 @@ export async function claim(publicationId: string) {
   const db = await getDb();
   const now = new Date();
   const token = randomUUID();
-  const dueBy = new Date(now.getTime() + 2000);
   const [row] = await db
     .update(publications)
-    .set({
-      status: "publishing",
-      claimToken: token,
-      leaseUntil: new Date(now.getTime() + leaseMs()),
-      nextAttemptAt: null,
-      startedAt: sql`coalesce(${publications.startedAt}, now())`,
-      updatedAt: now,
-    })
-    .where(
-      and(
-        eq(publications.id, publicationId),
-        or(
-          and(
-            eq(publications.status, "scheduled"),
-            // Due: its time, or the time a retry waits for.
-            or(
-              and(isNull(publications.nextAttemptAt), lte(publications.publishAt, dueBy)),
-              lte(publications.nextAttemptAt, dueBy),
-            ),
-          ),
-          and(
-            eq(publications.status, "publishing"),
-            isNull(publications.callStartedAt),
-            or(isNull(publications.leaseUntil), lt(publications.leaseUntil, now)),
-          ),
-        ),
-      ),
-    )
+    .set(claimFields(now, token))
+    .where(and(eq(publications.id, publicationId), claimable(now)))
     .returning();
   return row ? { row, token } : null;
 }
@@ -231,7 +240,7 @@ export const OUTCOME_UNKNOWN =
  * canceled, moved or held while it waits, DESIGN §11), and queued for `at`, if `claimed` (the run's claim)
  * still holds. Answers whether it was.
  */
-async function requeue(boss: PgBoss, publicationId: string, claimed: SQL | undefined, at: Date) {
+async function requeue(boss: PgBoss, publicationId: string, claimed: SQL | undefined, at: Date, jobAt = at) {
   const db = await getDb();
   const [released] = await db
     .update(publications)
@@ -245,7 +254,7 @@ async function requeue(boss: PgBoss, publicationId: string, claimed: SQL | undef
     })
     .where(and(eq(publications.id, publicationId), claimed))
     .returning({ id: publications.id });
-  if (released) await enqueuePublication({ boss, publicationId, startAfter: at });
+  if (released) await enqueuePublication({ boss, publicationId, startAfter: jobAt });
   return Boolean(released);
 }
 
@@ -262,32 +271,53 @@ export async function postpone(boss: PgBoss, row: Publication, token: string, at
     });
 }
 
-export async function retryOrFail(boss: PgBoss, started: Publication, token: string, error: PlatformError) {
+/**
+ * A transient failure that posted nothing: retried (its backoff, or the 429's retry_after) or, after
+ * PUBLISH_MAX_ATTEMPTS, failed: `scheduled` again, due at `nextAttemptAt`. `keepOn429`: a channel's lane runs
+ * it (publish-worker.ts), so after a 429 it answers "again": the lane claims it again when the channel may be
+ * called (and its job is LANE_JOB_GRACE_MS later, see there).
+ */
+export async function retryOrFail(
+  boss: PgBoss,
+  started: Publication,
+  token: string,
+  error: PlatformError,
+  keepOn429 = false,
+): Promise<"again" | undefined> {
   const db = await getDb();
   const row = started;
   const platform = error.platform;
   const code: ErrorCode = error.status === 429 ? "rate_limited" : "provider_unavailable";
   if (started.attempts >= PUBLISH_MAX_ATTEMPTS) {
     await db.update(publications).set({ callStartedAt: null }).where(eq(publications.id, row.id));
-    return fail(
+    await fail(
       started,
       token,
       code,
       `${platform} kept failing after ${started.attempts} attempts: ${error.message}`,
       true,
     );
+    return;
   }
   const delay = retryDelaySeconds(started.attempts, error.retryAfterSeconds);
-  // A 429 limits the channel, not this publication: its other runs in this process wait without calling.
-  if (error.status === 429 && row.channelId) backOffChannel(row.channelId, delay);
-  const nextAttemptAt = new Date(Date.now() + delay * 1000);
-  if (await requeue(boss, row.id, eq(publications.claimToken, token), nextAttemptAt))
-    metrics().publications.inc({ platform: row.channel, outcome: "retry_scheduled" });
+  // A 429 limits the channel, not this publication: its other runs in this process wait without calling,
+  // and this one is due with them, when the channel may be called (so it stays first in its channel).
+  const nextAttemptAt =
+    error.status === 429 && row.channelId
+      ? backOffChannel(row.channelId, delay)
+      : new Date(Date.now() + delay * 1000);
+  // In a lane: the lane takes it again itself when the channel may be called (its job, a while later, is
+  // only for the case this process is gone by then).
+  const inLane = keepOn429 && error.status === 429 && row.channelId;
+  const jobAt = inLane ? new Date(nextAttemptAt.getTime() + LANE_JOB_GRACE_MS) : nextAttemptAt;
+  if (!(await requeue(boss, row.id, eq(publications.claimToken, token), nextAttemptAt, jobAt))) return;
+  metrics().publications.inc({ platform: row.channel, outcome: "retry_scheduled" });
   log.info("publication_retry_scheduled", {
     publicationId: row.id,
     delaySeconds: delay,
     attempt: started.attempts,
   });
+  return inLane ? "again" : undefined;
 }
 
 /**
@@ -321,21 +351,22 @@ export async function settleMadeCall(boss: PgBoss, publicationId: string) {
   if (row?.status === "publishing") await settleCall(boss, row);
 }
 
-/** A row left `publishing` mid-call by a run whose lease ran out: settled from what the platform says. */
-export async function settleAbandonedCall(boss: PgBoss, publicationId: string) {
+/** Rows of `publicationIds` left `publishing` mid-call by a run whose lease ran out: settled from what the platform says. */
+export async function settleAbandonedCall(boss: PgBoss, ...publicationIds: string[]) {
+  if (publicationIds.length === 0) return;
   const db = await getDb();
-  const [row] = await db
+  const rows = await db
     .select()
     .from(publications)
     .where(
       and(
-        eq(publications.id, publicationId),
+        inArray(publications.id, publicationIds),
         eq(publications.status, "publishing"),
         isNotNull(publications.callStartedAt),
         lt(publications.leaseUntil, new Date()),
       ),
     );
-  if (row) await settleCall(boss, row);
+  for (const row of rows) await settleCall(boss, row);
 }
 
 /**

@@ -7,9 +7,6 @@ import { enqueueInSpan, type TracedJob } from "@/lib/queue/job-spans";
 /** One pg-boss job per attempt to run a publication (the first, each retry, each sweep). */
 export const PUBLISH_QUEUE = "publish";
 
-/** A channel's publications one worker process runs at once (its jobs' group is the channel). */
-export const PUBLISH_CHANNEL_CONCURRENCY = 4;
-
 /** `trace`: the W3C context of the enqueue (tracing on), so the run continues the request's trace. */
 export type PublishJobData = { publicationId: string } & TracedJob;
 
@@ -59,9 +56,8 @@ export async function enqueuePublication({
   publicationId: string;
   startAfter: Date;
 }) {
-  // The job's group is the publication's channel: a worker runs at most PUBLISH_CHANNEL_CONCURRENCY of one
-  // channel's publications at once, so a channel with a backlog (or rate limited) leaves the other slots to
-  // the other channels. Read in `tx` when given (the row may be written in it).
+  // The job's group is the publication's channel (what a queue listing shows; the worker's lanes, not
+  // pg-boss, decide how a channel's runs share the worker). Read in `tx` when given (the row may be written in it).
   const [row] = await (tx ?? (await getDb()))
     .select({ channelId: publications.channelId })
     .from(publications)
@@ -80,5 +76,27 @@ export async function enqueuePublication({
     });
     if (!sent) throw new Error("The queue did not accept the publication.");
     return sent;
+  });
+}
+
+/**
+ * Queues a run of each publication at `startAfter`, in one statement (the claims a worker gave back, see
+ * releaseClaims); the channel is each job's group, as enqueuePublication makes it.
+ */
+export async function enqueuePublications(
+  boss: PgBoss,
+  items: { publicationId: string; channelId: string | null }[],
+  startAfter: Date,
+) {
+  if (items.length === 0) return;
+  await enqueueInSpan(PUBLISH_QUEUE, { "brand_studio.publications": items.length }, async (trace) => {
+    await boss.insert(
+      PUBLISH_QUEUE,
+      items.map(({ publicationId, channelId }) => ({
+        data: { publicationId, trace } satisfies PublishJobData,
+        startAfter,
+        ...(channelId ? { group: { id: channelId } } : {}),
+      })),
+    );
   });
 }

@@ -13,8 +13,9 @@ import {
 import { log } from "@/lib/log";
 import { contentHash } from "@/lib/posts/content-hash";
 import { SecretDecryptionError } from "@/lib/security/encrypt-secret";
-import { channelWaitsUntil } from "./channel-backoff";
+import { channelWaitsUntil, noteChannelSend } from "./channel-backoff";
 import { publishBlock } from "./create-publication";
+import { finishPublished } from "./finish-published";
 import { PlatformError } from "./platform-error";
 import { platformAdapters } from "./platforms";
 import { PublishingLimitReached, RunLostError } from "./platforms/adapter";
@@ -48,7 +49,15 @@ export async function runPublication(publicationId: string, boss: PgBoss) {
     await settleAbandonedCall(boss, publicationId);
     return;
   }
-  const { row, token } = claimed;
+  return runClaimed(boss, claimed.row, claimed.token);
+}
+
+/**
+ * The run of a publication this process has claimed (`token`), from the channel's wait to the settlement.
+ * `inLane`: a channel lane runs it (publish-worker.ts); "again" when a 429 gave it back for the lane to take
+ * again when the channel may be called (retryOrFail).
+ */
+export async function runClaimed(boss: PgBoss, row: Publication, token: string, inLane = false) {
   // The channel answered 429 to an earlier run here: no call until its retry_after has passed.
   const waitsUntil = channelWaitsUntil(row.channelId);
   if (waitsUntil) return postpone(boss, row, token, waitsUntil);
@@ -140,11 +149,22 @@ export async function runPublication(publicationId: string, boss: PgBoss) {
   const attempt = await startAttempt(row, token, approvedNow);
   if (!attempt) return;
   const { started, run } = attempt;
+  let calledAt = 0;
   try {
     const sent = await adapter.send(
       { credential, channel, text, media: prepared.media, publication: row },
-      run,
+      {
+        ...run,
+        async commitCall(ref) {
+          await run.commitCall(ref);
+          calledAt = Date.now();
+        },
+      },
     );
+    // The platform took it: one more send towards the channel's pace (channel-backoff).
+    noteChannelSend(row.channelId, calledAt || Date.now());
+    // In a lane, settled with the others that went out meanwhile (one transaction for them all).
+    if (inLane) return finishPublished(started, token, sent);
     return finish(started, token, { status: "published", ...sent });
   } catch (error) {
     if (error instanceof HeldForApproval) return;
@@ -154,7 +174,7 @@ export async function runPublication(publicationId: string, boss: PgBoss) {
     }
     if (error instanceof PublishingLimitReached)
       return fail(started, token, "rate_limited", error.message, true);
-    return platformFailure(boss, started, token, channel, error, attempt.committed());
+    return platformFailure(boss, started, token, channel, error, attempt.committed(), inLane);
   }
 }
 
@@ -169,6 +189,7 @@ async function platformFailure(
   channel: ChannelConnection,
   error: unknown,
   callMade: boolean,
+  inLane: boolean,
 ) {
   const row = started;
   if (!(error instanceof PlatformError)) {
@@ -198,7 +219,7 @@ async function platformFailure(
         if (reconcilable(started)) return settleMadeCall(boss, row.id);
         return fail(started, token, "publish_outcome_unknown", `${error.message} ${OUTCOME_UNKNOWN}`);
       }
-      return retryOrFail(boss, started, token, error);
+      return retryOrFail(boss, started, token, error, inLane);
     case "unauthorized":
       await markNeedsReconnect(channel.id, `${platform} refused the token: ${error.message}`);
       return fail(
@@ -232,7 +253,7 @@ async function platformFailure(
           `${error.message} ${OUTCOME_UNKNOWN_ANSWERED}`,
         );
       }
-      return retryOrFail(boss, started, token, error);
+      return retryOrFail(boss, started, token, error, inLane);
   }
 }
 

@@ -7,6 +7,7 @@ import { log } from "@/lib/log";
 const globalForQueue = globalThis as unknown as {
   brandStudioBoss?: Promise<PgBoss>;
   brandStudioHandlers?: Set<Promise<unknown>>;
+  brandStudioStopping?: Map<string, () => Promise<void>>;
 };
 
 /** How long a stopping process waits for handlers that were told to stop (aborted) to wind down. */
@@ -59,7 +60,17 @@ export function getQueue(): Promise<PgBoss> {
 }
 
 /**
- * Stops the queue gracefully: no more fetching; a running job may finish within
+ * Work a worker holds outside pg-boss's jobs (the publish worker's claimed publications): `hook` runs when
+ * the process stops, before the queue does (so it may still queue jobs), within WORKER_SHUTDOWN_GRACE_SECONDS.
+ * One hook per `name` (a worker started again replaces its own).
+ */
+export function onQueueStopping(name: string, hook: () => Promise<void>) {
+  globalForQueue.brandStudioStopping ??= new Map();
+  globalForQueue.brandStudioStopping.set(name, hook);
+}
+
+/**
+ * Stops the queue gracefully: the onQueueStopping hooks first; no more fetching; a running job may finish within
  * WORKER_SHUTDOWN_GRACE_SECONDS, and one still running then is failed back to the queue (pg-boss's
  * failWip), so another worker retries it within seconds rather than after a heartbeat timeout, and its
  * handler's signal aborts the render here.
@@ -69,6 +80,17 @@ export async function stopQueue() {
   globalForQueue.brandStudioBoss = undefined;
   if (!starting) return;
   const boss = await starting.catch(() => undefined);
+  const hooks = [...(globalForQueue.brandStudioStopping?.values() ?? [])];
+  if (hooks.length > 0) {
+    let graceTimer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled(hooks.map((hook) => hook())),
+      new Promise((resolve) => {
+        graceTimer = setTimeout(resolve, getEnv().WORKER_SHUTDOWN_GRACE_SECONDS * 1000);
+      }),
+    ]);
+    clearTimeout(graceTimer);
+  }
   await boss?.stop({ graceful: true, timeout: getEnv().WORKER_SHUTDOWN_GRACE_SECONDS * 1000 });
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([

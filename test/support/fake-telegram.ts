@@ -76,8 +76,8 @@ export type FakeTelegram = {
   url: string;
   behavior: FakeTelegramBehavior;
   messages: FakeTelegramMessage[];
-  /** Every call; a send's carries its chat id. */
-  calls: { method: string; status: number; at: number; chatId?: number }[];
+  /** Every call (`at` when it came, `endedAt` when it was answered); a send's carries its chat id. */
+  calls: { method: string; status: number; at: number; endedAt: number; chatId?: number }[];
   addBot: (username?: string) => string;
   addChannel: (options: {
     title: string;
@@ -462,6 +462,7 @@ export async function startFakeTelegram(options: { port?: number } = {}): Promis
         method: url.pathname.split("/").pop() ?? "",
         status: res.statusCode,
         at,
+        endedAt: Date.now(),
         ...(chatId !== undefined ? { chatId } : {}),
       });
     });
