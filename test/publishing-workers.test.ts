@@ -245,7 +245,7 @@ describe.skipIf(!onPostgres)("publishing workers killed with SIGKILL", () => {
     }
   }, 120_000);
 
-  it("a worker stopped (SIGTERM) in a channel's backlog gives back what it has not started; the other sends the rest, each once and in order", async () => {
+  it("a worker stopped (SIGTERM) in a channel's backlog gives back what it has not started; the other sends the rest, each once", async () => {
     await Promise.all(workers.map((worker) => worker.stop()));
     const brand = await call("/api/brands", {
       method: "POST",
@@ -310,7 +310,9 @@ describe.skipIf(!onPostgres)("publishing workers killed with SIGKILL", () => {
     } finally {
       await sql.end();
     }
-    // Each once, in the order they were scheduled (the first worker's, then the rest from the second).
-    expect(telegram.messages.filter((m) => m.chatId === chat).map((m) => m.text)).toEqual(texts);
+    // Each once: publications due at the same moment may go out in another order across fetches and workers
+    // (docs/contract-notes.md, issue 44).
+    const sent = telegram.messages.filter((m) => m.chatId === chat).map((m) => m.text);
+    expect(sent.toSorted()).toEqual(texts.toSorted());
   }, 180_000);
 });
