@@ -148,13 +148,14 @@ async function draw(card: Card): Promise<Buffer> {
     .removeAlpha()
     .raw()
     .toBuffer();
-  const picture = spare.get(base.data.length)?.pop() ?? Buffer.allocUnsafeSlow(base.data.length);
+  const size = base.data.length;
+  const picture = (spare[0]?.length === size ? spare.pop() : undefined) ?? Buffer.allocUnsafeSlow(size);
   base.data.copy(picture);
   band.copy(picture, top * row);
   try {
     return await encode(picture);
   } finally {
-    spare.set(base.data.length, [...(spare.get(base.data.length) ?? []), picture].slice(-DRAWING_AT_ONCE));
+    spare = [...spare.filter((buffer) => buffer.length === size), picture].slice(-DRAWING_AT_ONCE);
   }
 }
 
@@ -167,7 +168,8 @@ async function draw(card: Card): Promise<Buffer> {
 const DRAWING_AT_ONCE = 2;
 let drawing = 0;
 const queue: (() => void)[] = [];
-const spare = new Map<number, Buffer[]>();
+/** Pixel buffers of the last size drawn (one size only, so an idle server holds at most two). */
+let spare: Buffer[] = [];
 
 export async function drawBrandCard(card: Card): Promise<Buffer> {
   if (drawing < DRAWING_AT_ONCE) drawing += 1;
