@@ -1,5 +1,4 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
 import { and, eq, inArray, isNotNull, isNull, lt, lte, or, type SQL, sql } from "drizzle-orm";
 import type { PgBoss } from "pg-boss";
 import { getDb } from "@/db/client";
@@ -129,19 +128,6 @@ export const fail = (
     errorMessage: message,
     errorRetryable: retryable ?? ERROR_CODES[code].retryable,
   });
-
-/** Takes the row for this run: due and scheduled, or publishing with no platform call in flight and no live owner. */
-export async function claim(publicationId: string) {
-  const db = await getDb();
-  const now = new Date();
-  const token = randomUUID();
-  const [row] = await db
-    .update(publications)
-    .set(claimFields(now, token))
-    .where(and(eq(publications.id, publicationId), claimable(now)))
-    .returning();
-  return row ? { row, token } : null;
-}
 
 /**
  * An attempt of the claimed run: counted, with a fresh lease, and the run a send is given. Nothing is posted

@@ -20,7 +20,6 @@ import { PlatformError } from "./platform-error";
 import { platformAdapters } from "./platforms";
 import { PublishingLimitReached, RunLostError } from "./platforms/adapter";
 import {
-  claim,
   fail,
   finish,
   HeldForApproval,
@@ -30,30 +29,15 @@ import {
   postpone,
   reconcilable,
   retryOrFail,
-  settleAbandonedCall,
   settleMadeCall,
   startAttempt,
 } from "./publication-lease";
 import { publishedText } from "./publish-rules";
 
 /**
- * One run of a publication (a pg-boss job): claim → load → the publish decision → the channel's platform
- * adapter: credentials, media, send → settle. Never sends twice: the call is marked started (and committed)
- * before the platform is called, and only a claim whose row has no started call may send.
- */
-export async function runPublication(publicationId: string, boss: PgBoss) {
-  const claimed = await claim(publicationId);
-  if (!claimed) {
-    // Not ours to run: done, canceled, not yet due (rescheduled), owned by a live run, or left mid-call
-    // by a run that died; the last is settled from what the platform says (settleCall; the sweep too).
-    await settleAbandonedCall(boss, publicationId);
-    return;
-  }
-  return runClaimed(boss, claimed.row, claimed.token);
-}
-
-/**
- * The run of a publication this process has claimed (`token`), from the channel's wait to the settlement.
+ * The run of a publication this process has claimed (`token`), from the channel's wait to the settlement. Never
+ * sends twice: the call is marked started (and committed) before the platform is called, and only a claim
+ * whose row has no started call may send.
  * `inLane`: a channel lane runs it (publish-worker.ts); "again" when a 429 gave it back for the lane to take
  * again when the channel may be called (retryOrFail).
  */
