@@ -131,6 +131,9 @@ describe("generation through an OpenAI-compatible server", () => {
       provider: "openai-compatible",
       model: "gpt-fake",
       seed: 78,
+      // The usage chunk at the stream's end.
+      inputTokens: 321,
+      outputTokens: 123,
     });
     // The caption grows event by event, each partial a prefix of the next.
     const captions = events
@@ -145,6 +148,27 @@ describe("generation through an OpenAI-compatible server", () => {
     expect(fake.firstTokens.map((token) => token.topic)).toEqual([TOPIC]);
     const saved = await api(`/api/posts/${done.post.postId}`, { server: server.url, token });
     expect(saved.body.caption).toBe(expected.caption);
+  });
+
+  it("starts a streamed draft over when the model's streamed answer is not a draft, and says so", async () => {
+    fake.state.chat = { kind: "malformed" };
+    fake.state.pace = { firstTokenMs: 0, tokensPerSecond: 200, answerMs: 0 };
+    const response = await fetch(`${server.url}/api/content/create/stream`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ brandId, channel: "instagram", goal: "traffic", topic: TOPIC }),
+    });
+    expect(response.status).toBe(200);
+    const events = (await response.text())
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+    // Each attempt's half draft showed as it came, then the next attempt started over, and nothing was saved.
+    expect(events.filter((event) => event.type === "retry").map((event) => event.attempt)).toEqual([1, 2]);
+    const captions = events.map((event) => event.type === "partial" && event.draft.caption).filter(Boolean);
+    expect(captions.at(-1)).toContain("Half a draft");
+    expect(events.at(-1)).toMatchObject({ type: "error", error: { code: "generation_failed" } });
+    expect(fake.chatRequests()).toHaveLength(3);
   });
 
   it("repairs a draft that breaks the channel's rules instead of returning it", async () => {

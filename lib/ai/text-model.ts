@@ -1,5 +1,5 @@
 import { createOpenAI } from "@ai-sdk/openai";
-import type { LanguageModel } from "ai";
+import type { LanguageModelV3 } from "@ai-sdk/provider";
 import { LocalPostModel } from "./local/local-model";
 import type { TextModelChoice } from "./model-choice";
 import { providerFetch } from "./provider-fetch";
@@ -8,7 +8,7 @@ import { providerFetch } from "./provider-fetch";
  * The AI SDK model for a choice. Hosted models speak Chat Completions, which OpenAI and the
  * OpenAI-compatible servers (Ollama, vLLM, LM Studio) all understand.
  */
-export function openTextModel(choice: TextModelChoice): LanguageModel {
+export function openTextModel(choice: TextModelChoice): LanguageModelV3 {
   switch (choice.provider) {
     case "local":
       return new LocalPostModel(choice.model);

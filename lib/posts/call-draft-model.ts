@@ -1,4 +1,4 @@
-import type { LanguageModelV3 } from "@ai-sdk/provider";
+import type { LanguageModelV3, LanguageModelV3Prompt } from "@ai-sdk/provider";
 import { generateText, Output } from "ai";
 import { LocalPostModel } from "@/lib/ai/local/local-model";
 import type { TextModelChoice } from "@/lib/ai/model-choice";
@@ -10,6 +10,15 @@ export type DraftCall = { output: DraftOutput; inputTokens?: number; outputToken
 
 // Built once, for the whole and the streamed call: the AI SDK derives the JSON schema from the zod schema when the output spec is made.
 export const DRAFT_OUTPUT = Output.object({ schema: draftOutput, name: "post_draft" });
+
+/** The system prompt and the brief as a model's prompt, for a direct LanguageModelV3 call. */
+export const draftPrompt = (system: string, prompt: string): LanguageModelV3Prompt => [
+  { role: "system", content: system },
+  { role: "user", content: [{ type: "text", text: prompt }] },
+];
+
+/** A whole answer's JSON text as a draft, checked with the output schema (throws when it is not one). */
+export const parseDraftText = (text: string): DraftOutput => draftOutput.parse(JSON.parse(text));
 
 /**
  * The built-in model is called directly through its LanguageModelV3 interface (`doGenerate` with a JSON
@@ -32,17 +41,14 @@ export async function callDraftModel({
   if (choice.provider === "local") {
     const model: LanguageModelV3 = new LocalPostModel(choice.model);
     const result = await model.doGenerate({
-      prompt: [
-        { role: "system", content: system },
-        { role: "user", content: [{ type: "text", text: prompt }] },
-      ],
+      prompt: draftPrompt(system, prompt),
       responseFormat: { type: "json", name: "post_draft" },
       seed,
       abortSignal: signal,
     });
     const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
     return {
-      output: draftOutput.parse(JSON.parse(text)),
+      output: parseDraftText(text),
       inputTokens: result.usage.inputTokens.total,
       outputTokens: result.usage.outputTokens.total,
     };

@@ -11,7 +11,7 @@ import { ApiError } from "@/lib/errors/api-error";
 import { log } from "@/lib/log";
 import { checkBrief, savePostDrafts, writePostDraft } from "./generate-post-draft";
 import { throttleLatest } from "./partial-throttle";
-import { DraftCanceledError } from "./write-draft";
+import { DraftCanceledError, partialDraft } from "./write-draft";
 
 async function errorEvent(error: unknown, requestId: string): Promise<PostStreamEvent> {
   const response =
@@ -75,9 +75,11 @@ export async function streamPostDraft({
       const send = (event: PostStreamEvent) => {
         if (!abort.signal.aborted) controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`));
       };
-      const partials = throttleLatest((draft: Extract<PostStreamEvent, { type: "partial" }>["draft"]) =>
-        send({ type: "partial", draft }),
-      );
+      // The text is read as a partial draft only when one goes out.
+      const partials = throttleLatest((text: string) => {
+        const draft = partialDraft(text);
+        if (draft) send({ type: "partial", draft });
+      });
       try {
         const draft = await writePostDraft({
           brand,
@@ -86,7 +88,7 @@ export async function streamPostDraft({
           requestId,
           signal: abort.signal,
           stream: {
-            onPartial: partials.push,
+            onText: partials.push,
             onRetry: (attempt) => {
               partials.drop();
               send({ type: "retry", attempt });
