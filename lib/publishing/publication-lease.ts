@@ -259,8 +259,8 @@ export async function postpone(boss: PgBoss, row: Publication, token: string, at
 
 /**
  * A transient failure that posted nothing: retried (its backoff, or the 429's retry_after) or, after
- * PUBLISH_MAX_ATTEMPTS, failed: `scheduled` again, due at `nextAttemptAt`. `keepOn429`: a channel's lane runs
- * it (publish-worker.ts), so after a 429 it answers "again": the lane claims it again when the channel may be
+ * PUBLISH_MAX_ATTEMPTS, failed: `scheduled` again, due at `nextAttemptAt`. A channel's lane runs it
+ * (publish-worker.ts), so after a 429 it answers "again": the lane claims it again when the channel may be
  * called (and its job is LANE_JOB_GRACE_MS later, see there).
  */
 export async function retryOrFail(
@@ -268,7 +268,6 @@ export async function retryOrFail(
   started: Publication,
   token: string,
   error: PlatformError,
-  keepOn429 = false,
 ): Promise<"again" | undefined> {
   const db = await getDb();
   const row = started;
@@ -294,7 +293,7 @@ export async function retryOrFail(
       : new Date(Date.now() + delay * 1000);
   // In a lane: the lane takes it again itself when the channel may be called (its job, a while later, is
   // only for the case this process is gone by then).
-  const inLane = keepOn429 && error.status === 429 && row.channelId;
+  const inLane = error.status === 429 && row.channelId;
   const jobAt = inLane ? new Date(nextAttemptAt.getTime() + LANE_JOB_GRACE_MS) : nextAttemptAt;
   if (!(await requeue(boss, row.id, eq(publications.claimToken, token), nextAttemptAt, jobAt))) return;
   metrics().publications.inc({ platform: row.channel, outcome: "retry_scheduled" });

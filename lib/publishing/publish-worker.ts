@@ -72,7 +72,7 @@ function run(boss: PgBoss, item: Run): Promise<"again" | undefined> {
   return trackHandler(() =>
     runInSpan(PUBLISH_QUEUE, item.job, { "brand_studio.publication_id": item.row.id }, async (span) => {
       try {
-        const outcome = await runClaimed(boss, item.row, item.token, true);
+        const outcome = await runClaimed(boss, item.row, item.token);
         // "again": a 429 left it claimed, for its lane to run when the channel may be called.
         countRun(PUBLISH_QUEUE, span, "succeeded");
         return outcome === "again" ? "again" : undefined;

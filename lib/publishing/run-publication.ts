@@ -21,7 +21,6 @@ import { platformAdapters } from "./platforms";
 import { PublishingLimitReached, RunLostError } from "./platforms/adapter";
 import {
   fail,
-  finish,
   HeldForApproval,
   hold,
   OUTCOME_UNKNOWN,
@@ -37,11 +36,10 @@ import { publishedText } from "./publish-rules";
 /**
  * The run of a publication this process has claimed (`token`), from the channel's wait to the settlement. Never
  * sends twice: the call is marked started (and committed) before the platform is called, and only a claim
- * whose row has no started call may send.
- * `inLane`: a channel lane runs it (publish-worker.ts); "again" when a 429 gave it back for the lane to take
- * again when the channel may be called (retryOrFail).
+ * whose row has no started call may send. A channel lane runs it (publish-worker.ts): "again" when a 429 gave
+ * it back for the lane to take again when the channel may be called (retryOrFail).
  */
-export async function runClaimed(boss: PgBoss, row: Publication, token: string, inLane = false) {
+export async function runClaimed(boss: PgBoss, row: Publication, token: string) {
   // The channel answered 429 to an earlier run here: no call until its retry_after has passed.
   const waitsUntil = channelWaitsUntil(row.channelId);
   if (waitsUntil) return postpone(boss, row, token, waitsUntil);
@@ -147,9 +145,8 @@ export async function runClaimed(boss: PgBoss, row: Publication, token: string, 
     );
     // The platform took it: one more send towards the channel's pace (channel-backoff).
     noteChannelSend(row.channelId, calledAt || Date.now());
-    // In a lane, settled with the others that went out meanwhile (one transaction for them all).
-    if (inLane) return finishPublished(started, token, sent);
-    return finish(started, token, { status: "published", ...sent });
+    // Settled with the others that went out meanwhile (one transaction for them all).
+    return finishPublished(started, token, sent);
   } catch (error) {
     if (error instanceof HeldForApproval) return;
     if (error instanceof RunLostError) {
@@ -158,7 +155,7 @@ export async function runClaimed(boss: PgBoss, row: Publication, token: string, 
     }
     if (error instanceof PublishingLimitReached)
       return fail(started, token, "rate_limited", error.message, true);
-    return platformFailure(boss, started, token, channel, error, attempt.committed(), inLane);
+    return platformFailure(boss, started, token, channel, error, attempt.committed());
   }
 }
 
@@ -173,7 +170,6 @@ async function platformFailure(
   channel: ChannelConnection,
   error: unknown,
   callMade: boolean,
-  inLane: boolean,
 ) {
   const row = started;
   if (!(error instanceof PlatformError)) {
@@ -203,7 +199,7 @@ async function platformFailure(
         if (reconcilable(started)) return settleMadeCall(boss, row.id);
         return fail(started, token, "publish_outcome_unknown", `${error.message} ${OUTCOME_UNKNOWN}`);
       }
-      return retryOrFail(boss, started, token, error, inLane);
+      return retryOrFail(boss, started, token, error);
     case "unauthorized":
       await markNeedsReconnect(channel.id, `${platform} refused the token: ${error.message}`);
       return fail(
@@ -237,7 +233,7 @@ async function platformFailure(
           `${error.message} ${OUTCOME_UNKNOWN_ANSWERED}`,
         );
       }
-      return retryOrFail(boss, started, token, error, inLane);
+      return retryOrFail(boss, started, token, error);
   }
 }
 
