@@ -5,9 +5,8 @@ import type { z } from "zod";
 import { Button, Card, ErrorNotice } from "@/components/ui/primitives";
 import { ApiClientError, callApi } from "@/lib/client/api-client";
 import { getPostMetrics, refreshPostMetrics } from "@/lib/client/operations";
-import { brandQueries, postQueries } from "@/lib/client/queries";
+import { queryKeys } from "@/lib/client/queries";
 import type { postMetricsResponse } from "@/lib/contracts/analytics";
-import { can } from "@/lib/contracts/permissions";
 import { ChartBlock, formatCount, formatRate } from "./chart-block";
 
 type PublicationMetrics = z.infer<typeof postMetricsResponse>["publications"][number];
@@ -101,7 +100,7 @@ function PublicationResults({ publication }: { publication: PublicationMetrics }
 /** A published post's results per channel (studio), with "Refresh now" for owners. */
 export function PostResults({ postId, canRefresh }: { postId: string; canRefresh: boolean }) {
   const queryClient = useQueryClient();
-  const queryKey = ["posts", "metrics", postId];
+  const queryKey = queryKeys.posts.metrics(postId);
   const metrics = useQuery({
     queryKey,
     queryFn: async ({ signal }) => (await callApi(getPostMetrics, { params: { postId }, signal })).data,
@@ -155,18 +154,5 @@ export function PostResults({ postId, canRefresh }: { postId: string; canRefresh
         ))
       )}
     </Card>
-  );
-}
-
-/** The studio's results card: shown once the post exists; owners may refresh. */
-export function StudioResults({ postId }: { postId: string }) {
-  const post = useQuery(postQueries.detail(postId));
-  const brand = useQuery({ ...brandQueries.detail(post.data?.brandId ?? ""), enabled: Boolean(post.data) });
-  if (post.data?.status !== "published") return null;
-  return (
-    <PostResults
-      postId={postId}
-      canRefresh={brand.data ? can(brand.data.role, "publication.create") : false}
-    />
   );
 }

@@ -9,7 +9,6 @@ import { PostPreview } from "@/components/studio/channel-preview";
 import { PostDraftHistory } from "@/components/studio/draft-history";
 import { CHANNEL_LABELS } from "@/components/studio/form-controls";
 import { LanguageVersions } from "@/components/studio/language-versions";
-import { PostEditor } from "@/components/studio/post-editor";
 import { StreamingDraft } from "@/components/studio/streaming-draft";
 import { useLeaveGuard } from "@/components/studio/use-leave-guard";
 import { NotFoundNotice } from "@/components/ui/not-found-notice";
@@ -35,6 +34,18 @@ const PublishPanel = dynamic(
     ),
   },
 );
+
+// The editor shows once there is a draft: it loads then (or as soon as the page names one), not with the page.
+const loadEditor = () => import("@/components/studio/post-editor").then((editor) => editor.PostEditor);
+const PostEditor = dynamic(loadEditor, {
+  loading: () => (
+    <Card>
+      <p role="status" className="animate-pulse text-sm text-slate-600">
+        Loading the editor…
+      </p>
+    </Card>
+  ),
+});
 
 const contentOf = (post: PostView): PostContent => ({
   caption: post.caption,
@@ -145,6 +156,10 @@ export function PostStudio({ postId }: { postId?: string }) {
 
   const brands = useQuery({ ...brandQueries.list(), select: (list) => list.items });
   const active = useQuery({ ...postQueries.detail(activeId ?? ""), enabled: !!activeId });
+  // A page that names a post loads the editor beside the post, not after it.
+  useEffect(() => {
+    if (postId) void loadEditor();
+  }, [postId]);
   const brandPosts = useQuery({
     ...postQueries.list(active.data?.brandId ?? ""),
     enabled: !!active.data,

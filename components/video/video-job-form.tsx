@@ -20,7 +20,7 @@ import {
   type VideoAspectRatio,
   type VideoMode,
 } from "@/lib/contracts/video-rules";
-import { ASPECT_LABEL } from "./video-poster";
+import { ASPECT_LABEL } from "./video-aspect";
 
 /** Why avatar mode cannot be picked for this brand now, or null when it can. */
 function avatarBlocker(brand: BrandResponse | undefined) {

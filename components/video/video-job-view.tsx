@@ -13,8 +13,9 @@ import { formatInZone } from "@/lib/contracts/time-zone";
 import type { GenerateVideoInput, VideoJobView as VideoJob } from "@/lib/contracts/video";
 import { isTerminalVideoStatus } from "@/lib/contracts/video-rules";
 import { UseInPostButton } from "./use-in-post";
+import { ASPECT_CLASS, ASPECT_LABEL } from "./video-aspect";
 import { VideoPlayer } from "./video-player";
-import { ASPECT_CLASS, ASPECT_LABEL, VideoPoster } from "./video-poster";
+import { VideoPoster } from "./video-poster";
 import { formatDuration, formatTimeLeft, VideoStatusBadge } from "./video-status-badge";
 
 const STEPS = [

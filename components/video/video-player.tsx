@@ -1,5 +1,5 @@
 import type { VideoAspectRatio, VideoJobView } from "@/lib/contracts/video";
-import { ASPECT_CLASS } from "./video-poster";
+import { ASPECT_CLASS } from "./video-aspect";
 
 /**
  * At most 28rem high and never wider than its column, in the video's shape: sized by width, so the box keeps

@@ -43,6 +43,8 @@ export const queryKeys = {
     all: ["posts"] as const,
     list: (brandId: string) => ["posts", "list", brandId] as const,
     detail: (postId: string) => ["posts", "detail", postId] as const,
+    /** A published post's results per publication. */
+    metrics: (postId: string) => ["posts", "metrics", postId] as const,
   },
   publications: {
     all: ["publications"] as const,

@@ -1,4 +1,4 @@
-import { StudioResults } from "@/components/analytics/post-results";
+import { StudioResults } from "@/components/analytics/studio-results";
 import { PostStudio } from "@/components/studio/post-studio";
 
 export const metadata = { title: "Studio" };
