@@ -11,7 +11,9 @@ const PostResults = dynamic(() => import("./post-results").then((results) => res
   loading: () => (
     <Card className="space-y-4">
       <h2 className="text-lg font-semibold">Results</h2>
-      <p className="animate-pulse text-sm text-slate-500">Loading results…</p>
+      <p role="status" className="text-sm text-slate-600">
+        Loading results…
+      </p>
     </Card>
   ),
 });

@@ -29,7 +29,9 @@ const PublishPanel = dynamic(
     loading: () => (
       <Card className="space-y-3 p-4">
         <h2 className="font-semibold">Publish</h2>
-        <p className="animate-pulse text-sm text-slate-500">Loading publishing…</p>
+        <p role="status" className="text-sm text-slate-600">
+          Loading publishing…
+        </p>
       </Card>
     ),
   },
@@ -40,7 +42,7 @@ const loadEditor = () => import("@/components/studio/post-editor").then((editor)
 const PostEditor = dynamic(loadEditor, {
   loading: () => (
     <Card>
-      <p role="status" className="animate-pulse text-sm text-slate-600">
+      <p role="status" className="text-sm text-slate-600">
         Loading the editor…
       </p>
     </Card>
