@@ -1,9 +1,10 @@
-import fs from "node:fs";
 import os from "node:os";
 import { getMediaStorage } from "../lib/media/storage";
 import { localVideoProvider } from "../lib/video/local/local-provider";
 import { espeakVoice } from "../lib/video/local/speech-engines";
 import { videoMediaPrefix } from "../lib/video/provider";
+import { median } from "./measure";
+import { cpuSeconds } from "./render";
 
 /**
  * `npx tsx bench/render-languages.ts [--rounds 3]` (`npm run bench:render-languages`): issue 42's render goal.
@@ -32,16 +33,6 @@ const SCRIPTS: Record<string, string[]> = {
     "九時前にお越しいただくと、新しいブレンドの最初の一杯を無料でどうぞ。",
     "チェリーとカカオ、そして少しスパイスの味がします。",
   ],
-};
-
-function cpuSeconds() {
-  const fields = fs.readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
-  return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) / 100;
-}
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
 async function main() {

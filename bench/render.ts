@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { findFfmpeg } from "@/lib/ffmpeg/find-binary";
+import { startProcessHost } from "@/lib/ffmpeg/process-host";
 import { runProcess } from "@/lib/ffmpeg/run-process";
 import type { VideoAspectRatio } from "../lib/contracts/video";
 import { getMediaStorage } from "../lib/media/storage";
@@ -11,6 +12,7 @@ import { frameSize } from "../lib/video/local/frame-layout";
 import { localVideoProvider } from "../lib/video/local/local-provider";
 import { buildAudioTrack, type Pcm } from "../lib/video/local/speech";
 import { videoMediaPrefix } from "../lib/video/provider";
+import { median } from "./measure";
 
 // The local renderer against a plain ffmpeg encode of the same length, size and output settings (a
 // solid colour, and the render's own voice track: the same samples, rebuilt from what the render
@@ -43,12 +45,6 @@ export type RenderBench = {
   baselineCpuSeconds: number;
 };
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-
 /** About `seconds` of speech at the default pace (175 words a minute, with a pause after each scene). */
 function scriptOf(seconds: number) {
   const sentences = [
@@ -66,12 +62,16 @@ function scriptOf(seconds: number) {
   return picked.join(" ");
 }
 
-/** CPU seconds this process and its finished children have used (/proc/self/stat, clock ticks of 10 ms). */
-function cpuSeconds() {
-  const fields = fs.readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+/** CPU seconds a process and its finished children have used (/proc/<pid>/stat, clock ticks of 10 ms). */
+function processCpuSeconds(pid: number | "self") {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
   // After the command: state is field 3, so utime, stime, cutime, cstime (14–17) are at 11–14 here.
   return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) / 100;
 }
+
+/** This process's CPU and the tools': they run under the process host (lib/ffmpeg/process-host.ts). */
+export const cpuSeconds = () =>
+  processCpuSeconds("self") + processCpuSeconds(startProcessHost().child.pid as number);
 
 async function timed(work: () => Promise<unknown>, cpu: number[]) {
   const started = performance.now();

@@ -1,5 +1,4 @@
-import { type ChildProcessByStdio, spawn } from "node:child_process";
-import type { Readable, Writable } from "node:stream";
+import { hostedRun } from "./process-host";
 
 export class ProcessFailedError extends Error {
   constructor(
@@ -38,50 +37,40 @@ export function runProcess(
       reject(signal.reason);
       return;
     }
-    // stdout stays a pipe even when nobody reads progress: if this process dies, the tool's next write
-    // fails with SIGPIPE and it stops instead of rendering on as an orphan.
-    const child = spawn(command, args, {
-      cwd,
-      stdio: ["ignore", "pipe", "pipe", pipe3 ? "pipe" : "ignore"],
-    }) as ChildProcessByStdio<null, Readable, Readable>;
     let failure: { error: unknown } | undefined;
-    if (pipe3) {
-      const input = child.stdio[3] as Writable;
-      // If the tool exits without reading it all, that is its exit's business, not a write error's.
-      input.on("error", () => {});
-      pipe3.then(
-        (text) => input.end(text),
-        (error: unknown) => {
-          failure = { error };
-          child.kill("SIGKILL");
-        },
-      );
-    }
-    let stderr = "";
     let pending = "";
-    child.stdout.setEncoding("utf8");
-    child.stdout.on("data", (chunk: string) => {
-      pending += chunk;
-      const lines = pending.split("\n");
-      pending = lines.pop() ?? "";
-      if (onStdoutLine) for (const line of lines) onStdoutLine(line.trim());
-    });
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (chunk: string) => {
-      stderr = (stderr + chunk).slice(-4000);
-    });
-    const abort = () => child.kill("SIGKILL");
+    const abort = () => run.kill();
+    const done = () => signal?.removeEventListener("abort", abort);
+    // Started by the process host (lib/ffmpeg/process-host.ts), which keeps stdout a pipe even when nobody
+    // reads progress, and kills the tool when this process dies, so it never renders on as an orphan.
+    const run = hostedRun(
+      { command, args, cwd, input: Boolean(pipe3) },
+      {
+        onStdout: onStdoutLine
+          ? (chunk) => {
+              pending += chunk;
+              const lines = pending.split("\n");
+              pending = lines.pop() ?? "";
+              for (const line of lines) onStdoutLine(line.trim());
+            }
+          : undefined,
+        onError: (error) => {
+          done();
+          reject(error);
+        },
+        onClose: (code, stderr) => {
+          done();
+          if (signal?.aborted) reject(signal.reason);
+          else if (failure) reject(failure.error);
+          else if (code === 0) resolve();
+          else reject(new ProcessFailedError(command.split("/").pop() ?? command, code, stderr));
+        },
+      },
+    );
     signal?.addEventListener("abort", abort, { once: true });
-    child.on("error", (error) => {
-      signal?.removeEventListener("abort", abort);
-      reject(error);
-    });
-    child.on("close", (code) => {
-      signal?.removeEventListener("abort", abort);
-      if (signal?.aborted) reject(signal.reason);
-      else if (failure) reject(failure.error);
-      else if (code === 0) resolve();
-      else reject(new ProcessFailedError(command.split("/").pop() ?? command, code, stderr));
+    pipe3?.then(run.input, (error: unknown) => {
+      failure = { error };
+      run.kill();
     });
   });
 }

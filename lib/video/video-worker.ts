@@ -1,3 +1,4 @@
+import { startProcessHost } from "@/lib/ffmpeg/process-host";
 import { trackHandler } from "@/lib/queue/boss";
 import type { QueueWorker } from "@/lib/queue/workers";
 import { listenForCancels } from "./render-cancel";
@@ -16,6 +17,8 @@ import {
 export const videoWorker: QueueWorker = {
   name: "video",
   async start(boss) {
+    // Now, while this process is small: each render's tools are started by it (lib/ffmpeg/process-host.ts).
+    startProcessHost();
     await ensureVideoQueues(boss);
     await listenForCancels();
     await boss.work<VideoRenderJobData>(

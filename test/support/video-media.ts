@@ -38,18 +38,21 @@ export function topLevelBoxes(data: Buffer): string[] {
   return boxes;
 }
 
-/** Pids of running ffmpeg processes whose command line mentions `marker` (the renderer puts the job id in its paths). */
-export function ffmpegPidsFor(marker: string): number[] {
+/** Pids of running `program` processes (matched by the end of argv[0]) with an argument that includes `marker`. */
+export function pidsOf(program: string, marker: string): number[] {
   const pids: number[] = [];
   for (const entry of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const argv = fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
-      if (argv[0]?.endsWith("ffmpeg") && argv.some((arg) => arg.includes(marker))) pids.push(Number(entry));
+      if (argv[0]?.endsWith(program) && argv.some((arg) => arg.includes(marker))) pids.push(Number(entry));
     } catch {}
   }
   return pids;
 }
+
+/** Pids of running ffmpeg processes whose command line mentions `marker` (the renderer puts the job id in its paths). */
+export const ffmpegPidsFor = (marker: string) => pidsOf("ffmpeg", marker);
 
 export function isAlive(pid: number) {
   try {
