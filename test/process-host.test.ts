@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { startProcessHost } from "@/lib/ffmpeg/process-host";
-import { ProcessFailedError, runProcess } from "@/lib/ffmpeg/run-process";
+import { ProcessFailedError, readProcess, runProcess } from "@/lib/ffmpeg/run-process";
 import { isAlive, pidsOf, waitFor } from "./support/video-media";
 
 /** The parent pid of a running process, from /proc. */
@@ -92,6 +92,23 @@ describe("tools run through the process host", () => {
     expect(lines).toEqual(["again"]);
     expect(startProcessHost().child.pid).not.toBe(first.child.pid);
     for (const pid of sleepPids(marker)) process.kill(pid, "SIGKILL");
+  });
+
+  it("give back what a tool printed and how it exited, and kill one that runs past its time", async () => {
+    expect(
+      await readProcess("sh", ["-c", "printf '31.400000'; echo 'Duration: 00:00:31.40' >&2; exit 1"]),
+    ).toEqual({
+      code: 1,
+      stdout: "31.400000",
+      stderr: "Duration: 00:00:31.40\n",
+    });
+    const marker = `${Math.floor(Math.random() * 1e6) + 300}`;
+    expect(await readProcess("sleep", [marker], { timeoutMs: 200 })).toEqual({
+      code: null,
+      stdout: "",
+      stderr: "",
+    });
+    expect(sleepPids(marker)).toEqual([]);
   });
 
   it("stop with the app: a process killed with SIGKILL leaves no tool running", async () => {

@@ -1,14 +1,11 @@
 import "server-only";
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { KIT_UPLOAD_FIELD } from "@/lib/contracts/brand-kit-rules";
 import { ApiError } from "@/lib/errors/api-error";
 import { findFfmpeg, findFfprobe } from "@/lib/ffmpeg/find-binary";
-
-const run = promisify(execFile);
+import { readProcess } from "@/lib/ffmpeg/run-process";
 
 export type MusicFormat = "mp3" | "aac" | "m4a" | "wav";
 
@@ -50,19 +47,16 @@ const confined = (demuxer: string, file: string) => [
 ];
 
 async function ffprobe(command: string, demuxer: string, file: string): Promise<Probe> {
-  const { stdout } = await run(
-    command,
-    [
-      "-v",
-      "error",
-      "-show_entries",
-      "format=format_name,duration:stream=codec_type,codec_name",
-      "-of",
-      "json",
-      ...confined(demuxer, file),
-    ],
-    { timeout: 15_000, maxBuffer: 1024 * 1024 },
-  );
+  const { code, stdout } = await readProcess(command, [
+    "-v",
+    "error",
+    "-show_entries",
+    "format=format_name,duration:stream=codec_type,codec_name",
+    "-of",
+    "json",
+    ...confined(demuxer, file),
+  ]);
+  if (code !== 0) throw new Error(`ffprobe exited with code ${code}`);
   const parsed = JSON.parse(stdout) as {
     format?: { format_name?: string; duration?: string };
     streams?: { codec_type?: string; codec_name?: string }[];
@@ -78,10 +72,7 @@ async function ffprobe(command: string, demuxer: string, file: string): Promise<
 
 /** Without ffprobe (a bundled ffmpeg only): ffmpeg's own description of its input on stderr. */
 async function ffmpegProbe(command: string, demuxer: string, file: string): Promise<Probe> {
-  const result = await run(command, ["-hide_banner", ...confined(demuxer, file)], { timeout: 15_000 }).catch(
-    (error: { stderr?: string }) => ({ stderr: error.stderr ?? "" }),
-  );
-  const stderr = result.stderr;
+  const { stderr } = await readProcess(command, ["-hide_banner", ...confined(demuxer, file)]);
   const time = stderr.match(/Duration: (\d+):(\d+):(\d+(?:\.\d+)?)/);
   return {
     formatName: stderr.match(/Input #0, ([^ ]+), from/)?.[1]?.replace(/,$/, "") ?? "",

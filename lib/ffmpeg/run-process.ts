@@ -74,3 +74,38 @@ export function runProcess(
     });
   });
 }
+
+/** What a tool printed: its stdout (at most 1 MB; more kills it) and the last 4,000 characters of stderr. */
+export type ProcessOutput = { code: number | null; stdout: string; stderr: string };
+
+/**
+ * Runs a tool that answers on stdout or stderr (ffprobe) and gives back what it printed and its exit code
+ * (null when it was killed: past `timeoutMs`, or printing too much). Rejects only when it cannot start.
+ */
+export function readProcess(
+  command: string,
+  args: string[],
+  { timeoutMs = 15_000 }: { timeoutMs?: number } = {},
+): Promise<ProcessOutput> {
+  return new Promise((resolve, reject) => {
+    let stdout = "";
+    const run = hostedRun(
+      { command, args, input: false },
+      {
+        onStdout: (chunk) => {
+          stdout += chunk;
+          if (stdout.length > 1024 * 1024) run.kill();
+        },
+        onError: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+        onClose: (code, stderr) => {
+          clearTimeout(timer);
+          resolve({ code, stdout, stderr });
+        },
+      },
+    );
+    const timer = setTimeout(run.kill, timeoutMs);
+  });
+}

@@ -1,9 +1,6 @@
 import "server-only";
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { findFfmpeg, findFfprobe } from "@/lib/ffmpeg/find-binary";
-
-const run = promisify(execFile);
+import { readProcess } from "@/lib/ffmpeg/run-process";
 
 /**
  * A media file's length in seconds as its container says (what a player shows), or null when it cannot be
@@ -13,19 +10,22 @@ const run = promisify(execFile);
 export async function fileDurationSeconds(file: string): Promise<number | null> {
   const ffprobe = await findFfprobe();
   if (ffprobe) {
-    const { stdout } = await run(
-      ffprobe,
-      ["-v", "error", "-show_entries", "format=duration", "-of", "default=noprint_wrappers=1:nokey=1", file],
-      { timeout: 15_000 },
-    ).catch(() => ({ stdout: "" }));
-    const seconds = Number.parseFloat(stdout);
+    const { code, stdout } = await readProcess(ffprobe, [
+      "-v",
+      "error",
+      "-show_entries",
+      "format=duration",
+      "-of",
+      "default=noprint_wrappers=1:nokey=1",
+      file,
+    ]).catch(() => ({ code: null, stdout: "" }));
+    const seconds = code === 0 ? Number.parseFloat(stdout) : Number.NaN;
     if (Number.isFinite(seconds) && seconds > 0) return seconds;
   }
   const ffmpeg = await findFfmpeg();
   if (!ffmpeg) return null;
-  const { stderr } = await run(ffmpeg, ["-hide_banner", "-i", file], { timeout: 15_000 }).catch(
-    (error: { stderr?: string }) => ({ stderr: error.stderr ?? "" }),
-  );
+  // ffmpeg with an input and no output describes the input on stderr, and exits 1.
+  const { stderr } = await readProcess(ffmpeg, ["-hide_banner", "-i", file]).catch(() => ({ stderr: "" }));
   const time = /Duration: (\d+):(\d+):(\d+(?:\.\d+)?)/.exec(stderr);
   return time ? Number(time[1]) * 3600 + Number(time[2]) * 60 + Number(time[3]) : null;
 }
