@@ -37,6 +37,20 @@ export function rssMb(pid: number) {
   }
 }
 
+/** RSS of a server's process host (scripts/process-host.mjs, the child that starts its tools), or NaN. */
+export function processHostRssMb(serverPid: number) {
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const status = fs.readFileSync(`/proc/${entry}/status`, "utf8");
+      if (Number(status.match(/PPid:\s+(\d+)/)?.[1]) !== serverPid) continue;
+      if (fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").includes("process-host.mjs"))
+        return rssMb(Number(entry));
+    } catch {}
+  }
+  return Number.NaN;
+}
+
 export type LoadTarget = {
   name: string;
   url: string;

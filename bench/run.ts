@@ -3,7 +3,16 @@ import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import { firstLoadJs } from "./first-load";
-import { cpuMs, type LoadResult, type LoadTarget, load, median, rssMb, sleep } from "./measure";
+import {
+  cpuMs,
+  type LoadResult,
+  type LoadTarget,
+  load,
+  median,
+  processHostRssMb,
+  rssMb,
+  sleep,
+} from "./measure";
 import { benchRender, type RenderBench } from "./render";
 import { type TracingOnlyResult, writeReport, writeTracingSection } from "./report";
 import {
@@ -365,6 +374,7 @@ async function main() {
     }
     await sleep(Math.max(0, IDLE_AFTER_MS - (Date.now() - runEnded)));
     const rssIdle = Object.fromEntries(running.map((r) => [r.name, rssMb(r.pid)]));
+    const hostRssIdle = processHostRssMb(pglite.pid);
     const loadAfter = os.loadavg();
     await stopAll();
     running.length = 0;
@@ -383,6 +393,7 @@ async function main() {
       rssStart,
       rssAfterRun,
       rssIdle,
+      hostRssIdle,
       pages,
       render,
       fullRender,
