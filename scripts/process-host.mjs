@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The process host: a small Node process that the app starts once, early, and that starts the renderer's tools
-// (ffmpeg, the speech engines) on the app's behalf (lib/ffmpeg/process-host.ts). Starting a program forks the
+// The process host: a small Node process that the app starts once, early, and that starts its media tools
+// (ffmpeg, ffprobe, the speech engines) on its behalf (lib/ffmpeg/process-host.ts). Starting a program forks the
 // process that starts it, and forking the web process (300–400 MB) held its event loop for 45–106 ms a tool,
 // so every render start stalled the polls of everyone waiting (bench/notes.md, "Enqueue → running"). Forking
 // this one costs about a millisecond.
