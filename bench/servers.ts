@@ -5,6 +5,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { allocatorEnv } from "../scripts/allocator.mjs";
 import {
   createTestDatabase,
   freePort,
@@ -193,8 +194,9 @@ export async function startApp(options: {
     RATE_LIMIT_VIDEO_PER_MINUTE: "100000",
     RATE_LIMIT_IMAGE_PER_MINUTE: "100000",
     VIDEO_MONTHLY_QUOTA: "100000",
-    // What scripts/start.mjs and the image give the server (the bench starts `next start` itself, for --cpu-prof).
-    MALLOC_ARENA_MAX: "2",
+    // The allocator scripts/start.mjs and the image give the server (the bench starts `next start` itself, for
+    // --cpu-prof).
+    ...allocatorEnv(process.env),
     ...options.env,
   };
   // PostgreSQL is migrated as a deploy does it (`npm run db:migrate`); a production server migrates only PGlite.

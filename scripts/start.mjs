@@ -5,15 +5,15 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { tsImport } from "tsx/esm/api";
+import { allocatorEnv } from "./allocator.mjs";
 
-// glibc gives every thread that allocates its own malloc arena and keeps what it freed there for that thread.
-// sharp's image threads (a card for every new draft) left a server at 447 MB idle after 1,000 drafts, and at
-// 334 MB with two arenas (bench/notes.md, "Idle RSS"). glibc reads the limit only when a process starts, so
-// this one re-executes itself once with it set: the same pid, so signals still reach the server. A limit the
-// environment already sets (the image sets 2) is kept.
-if (!process.env.MALLOC_ARENA_MAX && typeof process.execve === "function") {
+// The allocator's settings (scripts/allocator.mjs: jemalloc when installed, else glibc with two arenas) are read
+// only when a process starts, so this one re-executes itself once with them: the same pid, so signals still
+// reach the server. What the environment already sets is kept.
+const allocator = allocatorEnv(process.env);
+if (Object.keys(allocator).length > 0 && typeof process.execve === "function") {
   const argv = [process.execPath, ...process.execArgv, ...process.argv.slice(1)];
-  process.execve(process.execPath, argv, { ...process.env, MALLOC_ARENA_MAX: "2" });
+  process.execve(process.execPath, argv, { ...process.env, ...allocator });
 }
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { findJemalloc } from "../scripts/allocator.mjs";
 import { newUser } from "./support/auth";
 import { startTestServer, type TestServer } from "./support/test-server";
 
@@ -38,18 +39,31 @@ describe("a web process stopped with SIGTERM (next start, inline worker)", () =>
   let server: TestServer;
   let token: string;
   beforeAll(async () => {
-    // Started with no malloc arena limit of its own: scripts/start.mjs sets it.
-    server = await startTestServer({ env: { MALLOC_ARENA_MAX: undefined } });
+    // Started with no allocator settings of its own: scripts/start.mjs sets them.
+    server = await startTestServer({
+      env: { MALLOC_ARENA_MAX: undefined, LD_PRELOAD: undefined, MALLOC_CONF: undefined },
+    });
     ({ token } = await newUser(server.url));
   });
   afterAll(async () => {
     await server?.stop();
   });
 
-  it("runs with two malloc arenas, in the process it was started as (npm start re-executes itself once)", () => {
-    // The pid spawned is the server's: a child process would hold the limit, not this one.
+  it("runs on jemalloc where it is installed, in the process it was started as (npm start re-executes itself once)", () => {
+    // The pid spawned is the server's: a child process would hold the settings, not this one.
     const environ = fs.readFileSync(`/proc/${server.child.pid}/environ`, "utf8").split("\0");
+    const maps = fs.readFileSync(`/proc/${server.child.pid}/maps`, "utf8");
     expect(environ).toContain("MALLOC_ARENA_MAX=2");
+    const jemalloc = findJemalloc();
+    if (jemalloc) {
+      // .ci/run installs it (Debian's libjemalloc2), so CI takes this branch.
+      expect(environ).toContain(`LD_PRELOAD=${jemalloc}`);
+      expect(environ).toContain("MALLOC_CONF=background_thread:true");
+      expect(maps).toContain(fs.realpathSync(jemalloc));
+    } else {
+      expect(environ.filter((entry) => entry.startsWith("LD_PRELOAD="))).toEqual([]);
+      expect(maps).not.toContain("libjemalloc");
+    }
   });
 
   it("keeps an idle connection open past Node's 5 s default, so a client reusing it is not reset", async () => {
