@@ -92,11 +92,36 @@ async function textLayer(
   return { data, width: info.width, height: info.height };
 }
 
+export type Layer = Raw & { left: number; top: number };
+
+/**
+ * Blends a layer of straight-alpha RGBA (what pango's text is) over raw RGB pixels, in place: the "over" of
+ * sharp's composite, to within one level. libvips composites in floating point on its threads, and cost a card
+ * ten times this loop's CPU (17 against 1.7 ms at 1080 px); most of a text layer is transparent and skipped.
+ */
+export function blendOver(picture: Buffer, width: number, height: number, layer: Layer) {
+  const rows = Math.min(layer.height, height - layer.top);
+  const columns = Math.min(layer.width, width - layer.left);
+  const { data } = layer;
+  for (let y = 0; y < rows; y++) {
+    let to = ((layer.top + y) * width + layer.left) * 3;
+    let from = y * layer.width * 4;
+    for (let x = 0; x < columns; x++, from += 4, to += 3) {
+      const alpha = data[from + 3];
+      if (alpha === 0) continue;
+      const rest = 255 - alpha;
+      picture[to] = (data[from] * alpha + picture[to] * rest + 127) / 255;
+      picture[to + 1] = (data[from + 1] * alpha + picture[to + 1] * rest + 127) / 255;
+      picture[to + 2] = (data[from + 2] * alpha + picture[to + 2] * rest + 127) / 255;
+    }
+  }
+}
+
 /**
  * A branded card image drawn locally (no network): the background above, and the text in the brand's bundled
  * font, white or black (whichever reads better on the primary). What a media-plan item gets without an image
- * model. The text is blended only into the rows it covers (compositing the whole picture cost as much again
- * as encoding it), and the JPEG is a plain one, not mozjpeg (three times slower here for 20 % fewer bytes).
+ * model. The JPEG is a plain one with the standard Huffman tables: mozjpeg was three times slower for 20 %
+ * fewer bytes, and optimised tables halve the encoder's speed for 13 % fewer.
  */
 async function draw(card: Card): Promise<Buffer> {
   const { width, height, text, caption } = card;
@@ -113,47 +138,18 @@ async function draw(card: Card): Promise<Buffer> {
     words ? textLayer(clip(words, 90), font, "bold", points, ink, textWidth) : undefined,
     note ? textLayer(clip(note, 140), font, "regular", Math.round(points * 0.42), ink, textWidth) : undefined,
   ]);
-  const layers = [
-    headline && { ...headline, top: Math.max(0, Math.round(height * 0.5 + short * 0.17 - headline.height)) },
-    small && { ...small, top: Math.round(height * 0.5 + short * 0.25) },
-  ]
-    .filter((layer) => layer !== undefined)
-    // A layer never reaches past the picture's edges.
-    .map((layer) => {
-      const rows = Math.min(layer.height, height - layer.top);
-      return { ...layer, height: rows, data: layer.data.subarray(0, rows * layer.width * 4) };
-    })
-    .filter((layer) => layer.height > 0);
-  const encode = (data: Buffer) =>
-    sharp(data, { raw: { width, height, channels: 3 } })
-      .jpeg({ quality: 88 })
-      .toBuffer();
-  if (layers.length === 0) return encode(base.data);
-
-  // The band of whole rows the text covers, blended on its own and put back between the untouched rows.
-  const row = width * 3;
-  const top = Math.min(...layers.map((layer) => layer.top));
-  const bottom = Math.max(...layers.map((layer) => layer.top + layer.height));
-  const band = await sharp(base.data.subarray(top * row, bottom * row), {
-    raw: { width, height: bottom - top, channels: 3 },
-  })
-    .composite(
-      layers.map((layer) => ({
-        input: layer.data,
-        raw: { width: layer.width, height: layer.height, channels: 4 as const },
-        left,
-        top: layer.top - top,
-      })),
-    )
-    .removeAlpha()
-    .raw()
-    .toBuffer();
   const size = base.data.length;
   const picture = (spare[0]?.length === size ? spare.pop() : undefined) ?? Buffer.allocUnsafeSlow(size);
   base.data.copy(picture);
-  band.copy(picture, top * row);
+  if (headline) {
+    const top = Math.max(0, Math.round(height * 0.5 + short * 0.17 - headline.height));
+    blendOver(picture, width, height, { ...headline, left, top });
+  }
+  if (small) blendOver(picture, width, height, { ...small, left, top: Math.round(height * 0.5 + short * 0.25) });
   try {
-    return await encode(picture);
+    return await sharp(picture, { raw: { width, height, channels: 3 } })
+      .jpeg({ quality: 88, optimiseCoding: false })
+      .toBuffer();
   } finally {
     spare = [...spare.filter((buffer) => buffer.length === size), picture].slice(-DRAWING_AT_ONCE);
   }
