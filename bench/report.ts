@@ -169,7 +169,7 @@ than the absolute numbers.
 - Commit: ${r.commit}
 - Machine: ${cpu}, ${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}, Node ${process.version}
 - Load average (1/5/15 min): before ${r.loadBefore.map(f2).join(" / ")}, after ${r.loadAfter.map(f2).join(" / ")}
-- Method: autocannon, 8 connections, ${r.seconds} s per run, ${r.rounds} interleaved rounds (rotating order), medians
+- Method: autocannon, 8 connections, ${r.seconds} s per run, one unmeasured warm-up run per target, then ${r.rounds} interleaved rounds (rotating order), medians
   over rounds. CPU/req is the server process's user+system CPU time (from /proc) over the answers counted;
   on a shared machine it is steadier than req/s. Whole run: ${r.elapsedSeconds} s.
 
@@ -314,7 +314,7 @@ function tracingSection(
     const ratios = cpuRatios(name);
     return ratios.length ? Math.min(...ratios) : Number.NaN;
   };
-  const cpuOf = cpuRatios(traced).length < 3 ? " of the two polls" : "";
+  const cpuOf = createOff?.cpuPerReq === undefined ? " of the two polls" : "";
   const bytes = (n: number | undefined) => (n === undefined ? "" : `, ${f1(n / 1024)} kB`);
   const exported = `${r.tracing.exports} export requests${bytes(r.tracing.exportedBytes)}${
     tracedAll
@@ -356,7 +356,7 @@ export function writeTracingSection(r: TracingOnlyResult) {
   const note = `
 From its own run (\`npm run bench -- --tracing-only\`), not the run at the top: ${new Date().toISOString()},
 commit ${r.commit}, load average before ${r.loadBefore.map(f2).join(" / ")}, after ${r.loadAfter.map(f2).join(" / ")};
-autocannon, 8 connections, ${r.seconds} s per run, ${r.rounds} interleaved rounds, medians (${r.elapsedSeconds} s in all).
+autocannon, 8 connections, ${r.seconds} s per run, one unmeasured warm-up run per target, then ${r.rounds} interleaved rounds, medians (${r.elapsedSeconds} s in all).
 Per round, req/s: ${r.throughput.map((t) => `${t.name} ${t.runs.join(" / ")}`).join("; ")}.
 `;
   const section = tracingSection(r, byName, ratio, note);

@@ -214,6 +214,13 @@ async function tracingOnly(seconds: number, rounds: number) {
 
 /** Every target once per round, in a rotating order; the medians over rounds. */
 async function loadRounds(targets: LoadTarget[], rounds: number, seconds: number) {
+  // First one run of the same load per target, not measured: the goals judge a server that has warmed up,
+  // and its first seconds under load are V8 compiling its hot paths (the traced app's first run cost up to
+  // three times its later CPU per request; bench/notes.md, "Warm-up").
+  for (const target of targets) {
+    console.log(`bench: warm-up ${target.name}`);
+    await load(target, seconds);
+  }
   const loadRuns = new Map<string, LoadResult[]>(targets.map((t) => [t.name, []]));
   for (let round = 0; round < rounds; round++) {
     for (let i = 0; i < targets.length; i++) {

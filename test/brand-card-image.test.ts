@@ -51,7 +51,8 @@ describe("brand cards", () => {
     for (let i = 0; i < picture.length; i++) worst = Math.max(worst, Math.abs(picture[i] - expected[i]));
     expect(worst).toBeLessThanOrEqual(1);
     // Outside the layer nothing changed.
-    expect(picture.subarray(0, layer.top * width * 3).equals(base.subarray(0, layer.top * width * 3))).toBe(true);
+    const above = layer.top * width * 3;
+    expect(picture.subarray(0, above).equals(base.subarray(0, above))).toBe(true);
     expect(picture.equals(base)).toBe(false);
   });
 
@@ -73,7 +74,8 @@ describe("brand cards", () => {
       await sharp(jpeg).greyscale().negate().toFile(file);
       const { stdout } = await run("tesseract", [file, "-", "--psm", "6"]);
       const words = stdout.toLowerCase();
-      for (const word of ["fresh", "roast", "friday", "single", "origin", "ethiopia"]) expect(words).toContain(word);
+      for (const word of ["fresh", "roast", "friday", "single", "origin", "ethiopia"])
+        expect(words).toContain(word);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -145,7 +145,8 @@ async function draw(card: Card): Promise<Buffer> {
     const top = Math.max(0, Math.round(height * 0.5 + short * 0.17 - headline.height));
     blendOver(picture, width, height, { ...headline, left, top });
   }
-  if (small) blendOver(picture, width, height, { ...small, left, top: Math.round(height * 0.5 + short * 0.25) });
+  if (small)
+    blendOver(picture, width, height, { ...small, left, top: Math.round(height * 0.5 + short * 0.25) });
   try {
     return await sharp(picture, { raw: { width, height, channels: 3 } })
       .jpeg({ quality: 88, optimiseCoding: false })
