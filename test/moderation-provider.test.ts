@@ -33,11 +33,11 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-const compatible = (timeoutMs = 5000): TextModelChoice => ({
+const compatible = (timeoutMs = 5000, url = baseURL): TextModelChoice => ({
   provider: "openai-compatible",
   model: "m",
   apiKey: "sk-test",
-  baseURL,
+  baseURL: url,
   moderation: true,
   timeoutMs,
 });
@@ -99,7 +99,7 @@ describe("the provider's moderation", () => {
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
     await expect(
-      moderateWithProvider({ ...compatible(), baseURL: `http://127.0.0.1:${port}/v1` }, ["a"]),
+      moderateWithProvider(compatible(5000, `http://127.0.0.1:${port}/v1`), ["a"]),
     ).rejects.toThrow("did not answer");
   });
 });
