@@ -302,16 +302,14 @@ function tracingSection(
   );
   // The same by CPU per request (on a shared machine steadier than req/s): off's CPU over on's. A full run
   // does not measure create's CPU (only --tracing-only does): then the polls alone.
-  const cpuRatios = (name: string) =>
-    [
+  const cpuKept = (name: string) => {
+    const ratios = [
       (byName.get(`${app}: poll 200`)?.cpuPerReq ?? Number.NaN) /
         (byName.get(`${name}: poll 200`)?.cpuPerReq ?? Number.NaN),
       (byName.get(`${app}: poll 304`)?.cpuPerReq ?? Number.NaN) /
         (byName.get(`${name}: poll 304`)?.cpuPerReq ?? Number.NaN),
       (createOff?.cpuPerReq ?? Number.NaN) / (createOf(name)?.cpuPerReq ?? Number.NaN),
     ].filter(Number.isFinite);
-  const cpuKept = (name: string) => {
-    const ratios = cpuRatios(name);
     return ratios.length ? Math.min(...ratios) : Number.NaN;
   };
   const cpuOf = createOff?.cpuPerReq === undefined ? " of the two polls" : "";
