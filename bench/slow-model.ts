@@ -407,13 +407,13 @@ model's own: its first token as the fake wrote it, and its answer time.
 
 | goal | target | measured | |
 |---|---|---|---|
-| first words: client's first event − model's first token, ${STREAMS} streams at once (first token after ${FIRST_TOKEN_MS} ms, then ${TOKENS_PER_SECOND} tokens/s) | p95 ≤ 30 ms | p95 ${f0(fw.gapP95)} ms (p50 ${f0(fw.gapP50)}, max ${f0(fw.gapMax)}; n ${fw.n}, ${fw.failures.length} failed) | ${goal(fw.gapP95 <= 30 && fw.failures.length === 0)} |
+| first words: client's first event − model's first token, ${STREAMS} streams at once (first token after ${FIRST_TOKEN_MS} ms, then ${TOKENS_PER_SECOND} tokens/s) | p95 ≤ 30 ms | p95 ${f0(fw.gapP95)} ms (p50 ${f0(fw.gapP50)}, max ${f0(fw.gapMax)}; n ${fw.n}, ${fw.failures.length} failed; the framework's floor below: ${f0(r.floor.gapP95)} ms) | ${goal(fw.gapP95 <= 30 && fw.failures.length === 0)} |
 | a busy moment: ${CREATES} creates at once, the model answering in ${ANSWER_MS} ms | all 201 (or 429 past the limit) | ${Object.entries(
     b.statuses,
   )
     .map(([status, n]) => `${n} × ${status}`)
     .join(", ")} | ${goal(allAnswered)} |
-| the same, latency | p95 ≤ 1.15× the model's ${ANSWER_MS} ms | p95 ${f0(b.p95)} ms = ${f2(b.p95 / ANSWER_MS)}× (p50 ${f0(b.p50)}, max ${f0(b.max)}; one at a time ${f0(r.aloneP50)} ms = ${f2(r.aloneP50 / ANSWER_MS)}×) | ${goal(b.p95 <= 1.15 * ANSWER_MS)} |
+| the same, latency | p95 ≤ 1.15× the model's ${ANSWER_MS} ms | p95 ${f0(b.p95)} ms = ${f2(b.p95 / ANSWER_MS)}× (p50 ${f0(b.p50)}, max ${f0(b.max)}; one at a time ${f0(r.aloneP50)} ms = ${f2(r.aloneP50 / ANSWER_MS)}×; the framework's floor below: ${f2(r.floor.busyP95 / ANSWER_MS)}×) | ${goal(b.p95 <= 1.15 * ANSWER_MS)} |
 | the same, server RSS (VmRSS every 50 ms) | ≤ 450 MB | peak ${b.rssPeak} MB (${b.rssStart} MB before) | ${goal(b.rssPeak <= 450)} |
 
 Streams: request → first event p50 ${f0(fw.firstEventP50)} ms, p95 ${f0(fw.firstEventP95)} ms; request → \`done\` p95
