@@ -458,8 +458,12 @@ describe.skipIf(!onPostgres)("traces and metrics across a web process and a work
       .find((line) => line.event === "video_job_created" && line.jobId === job.jobId);
     expect(webLine).toMatchObject({ requestId, traceId: post.traceId, spanId: post.spanId });
 
-    // The worker's log lines carry the run's trace and span ids beside the job.
-    const logged = worker.events("video_job_succeeded").find((line) => line.jobId === job.jobId);
+    // The worker's log lines carry the run's trace and span ids beside the job (its success line may still be
+    // on the way: the worker writes it just after the row).
+    const logged = await waitFor(
+      () => worker.events("video_job_succeeded").find((line) => line.jobId === job.jobId),
+      { what: "the worker's success line" },
+    );
     expect(logged).toMatchObject({ traceId: post.traceId, spanId: run.spanId });
   }, 200_000);
 

@@ -98,6 +98,8 @@ describe.skipIf(!onPostgres)(
         150_000,
       );
       expect(job.status).toBe("succeeded");
+      // A worker logs its success just after the row says so: its line may still be on the way.
+      await waitFor(() => renderedBy(job.jobId) > 0, { what: "a worker's success line" });
       expect(renderedBy(job.jobId)).toBe(1);
 
       // Web B hands out a presigned URL on the bucket: no host's disk holds the file.

@@ -92,6 +92,10 @@ describe.skipIf(!onPostgres)("worker processes on PostgreSQL", () => {
     const progress = [...before, ...after].map((j) => j.progress);
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
 
+    // The worker logs its success just after the row says so: its line may still be on the way.
+    await waitFor(() => succeededJobs(second, jobId).length > 0, {
+      what: "the second worker's success line",
+    });
     expect(succeededJobs(first, jobId)).toHaveLength(0);
     expect(startedJobs(second, jobId)).toEqual([expect.objectContaining({ attempt: 2 })]);
     expect(succeededJobs(second, jobId)).toHaveLength(1);
@@ -121,8 +125,11 @@ describe.skipIf(!onPostgres)("worker processes on PostgreSQL", () => {
         120_000,
       );
       expect(job.status).toBe("succeeded");
+      const succeeded = () => succeededJobs(a, jobId).length + succeededJobs(b, jobId).length;
+      // The worker logs its success just after the row says so: its line may still be on the way.
+      await waitFor(() => succeeded() > 0, { what: `a worker's success line for ${jobId}` });
       expect(startedJobs(a, jobId).length + startedJobs(b, jobId).length).toBe(1);
-      expect(succeededJobs(a, jobId).length + succeededJobs(b, jobId).length).toBe(1);
+      expect(succeeded()).toBe(1);
     }
     expect(jobIds.some((jobId) => startedJobs(a, jobId).length > 0)).toBe(true);
     expect(jobIds.some((jobId) => startedJobs(b, jobId).length > 0)).toBe(true);
