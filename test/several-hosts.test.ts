@@ -131,7 +131,10 @@ describe.skipIf(!onPostgres)(
         { timeoutMs: 60_000, what: "the avatar to be trained" },
       );
       expect(ready.avatarStatus).toBe("ready");
-      expect(workers.some((worker) => worker.events("avatar_training_ready").length > 0)).toBe(true);
+      // The worker logs it just after the brand's row says ready.
+      await waitFor(() => workers.some((worker) => worker.events("avatar_training_ready").length > 0), {
+        what: "a worker's avatar_training_ready line",
+      });
       const frame = await fetch(ready.avatarFrameUrl);
       expect(frame.status).toBe(200);
       expect(await sharp(Buffer.from(await frame.arrayBuffer())).metadata()).toMatchObject({ width: 512 });
